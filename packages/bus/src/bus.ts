@@ -1,0 +1,43 @@
+/** A message to publish; `id` is set by the outbox (or generated) and travels in the `message-id` header. */
+export interface OutgoingMessage {
+  topic: string;
+  key: string;
+  value: unknown;
+  id?: string;
+  headers?: Record<string, string>;
+}
+
+export interface IncomingMessage {
+  id: string;
+  topic: string;
+  key: string;
+  value: unknown;
+  headers: Record<string, string>;
+  partition: number;
+  offset: string;
+}
+
+export type MessageHandler = (message: IncomingMessage) => Promise<void>;
+
+export interface Subscription {
+  /** Consumer group: every group receives each message; within a group one consumer handles it. */
+  group: string;
+  topics: string[];
+  handler: MessageHandler;
+}
+
+/**
+ * The seam between services. Guarantees of both implementations: per-key order, consumer groups, at-least-once
+ * (a handler that throws gets the same message again, and later messages of that partition wait).
+ */
+export interface Bus {
+  /** Connects and creates the topics. */
+  start(): Promise<void>;
+  publish(messages: OutgoingMessage[]): Promise<void>;
+  subscribe(subscription: Subscription): Promise<void>;
+  ready(): Promise<boolean>;
+  /** Stops consuming after in-flight handlers finish, then disconnects. */
+  stop(): Promise<void>;
+}
+
+export const MESSAGE_ID_HEADER = "message-id";

@@ -1,0 +1,117 @@
+import { Kafka, logLevel, type Consumer, type LogEntry, type Producer } from "kafkajs";
+import type { Logger } from "pino";
+import { newMessageId } from "./message-id";
+import { TOPIC_SETTINGS, type Topic } from "@cardhold/contracts";
+import { MESSAGE_ID_HEADER, type Bus, type OutgoingMessage, type Subscription } from "./bus";
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+  /** Topics this process creates at start if they do not exist. */
+  topics: Topic[];
+  partitions?: number;
+  replicationFactor?: number;
+}
+
+const KAFKA_TO_PINO: Record<number, "error" | "warn" | "info" | "debug"> = {
+  [logLevel.ERROR]: "error",
+  [logLevel.WARN]: "warn",
+  [logLevel.INFO]: "info",
+  [logLevel.DEBUG]: "debug",
+};
+
+function kafkaLogCreator(logger: Logger) {
+  return () =>
+    ({ level, log }: LogEntry) => {
+      const { message, ...extra } = log;
+      logger[KAFKA_TO_PINO[level] ?? "info"]({ kafka: extra }, message);
+    };
+}
+
+/** The bus over Kafka: an idempotent producer (acks=all) and one kafkajs consumer per subscription group. */
+export function createKafkaBus(opts: KafkaBusOptions): Bus {
+  const kafka = new Kafka({
+    clientId: opts.clientId,
+    brokers: opts.brokers,
+    logLevel: logLevel.WARN,
+    logCreator: kafkaLogCreator(opts.logger.child({ component: "kafka" })),
+    retry: { retries: 8, initialRetryTime: 200 },
+  });
+  const admin = kafka.admin();
+  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const consumers: Consumer[] = [];
+
+  const createTopics = async () => {
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: opts.topics.map((topic) => ({
+        topic,
+        numPartitions: opts.partitions ?? 3,
+        replicationFactor: opts.replicationFactor ?? 1,
+        configEntries: TOPIC_SETTINGS[topic]?.compacted ? [{ name: "cleanup.policy", value: "compact" }] : [],
+      })),
+    });
+  };
+
+  return {
+    async start() {
+      await admin.connect();
+      await createTopics();
+      await producer.connect();
+    },
+    async publish(messages: OutgoingMessage[]) {
+      if (messages.length === 0) return;
+      const byTopic = new Map<string, OutgoingMessage[]>();
+      for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, list]) => ({
+          topic,
+          messages: list.map((m) => ({
+            key: m.key,
+            value: m.value === null ? null : JSON.stringify(m.value),
+            headers: { ...m.headers, [MESSAGE_ID_HEADER]: m.id ?? newMessageId() },
+          })),
+        })),
+      });
+    },
+    async subscribe(subscription: Subscription) {
+      const consumer = kafka.consumer({ groupId: subscription.group, allowAutoTopicCreation: false });
+      consumers.push(consumer);
+      await consumer.connect();
+      await consumer.subscribe({ topics: subscription.topics, fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ topic, partition, message }) => {
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(message.headers ?? {})) {
+            if (value !== undefined) headers[name] = String(value);
+          }
+          const text = message.value?.toString("utf8");
+          await subscription.handler({
+            id: headers[MESSAGE_ID_HEADER] ?? `${topic}:${partition}:${message.offset}`,
+            topic,
+            key: message.key?.toString("utf8") ?? "",
+            value: text === undefined ? null : JSON.parse(text),
+            headers,
+            partition,
+            offset: message.offset,
+          });
+        },
+      });
+    },
+    async ready() {
+      try {
+        await admin.describeCluster();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async stop() {
+      await Promise.allSettled(consumers.map((c) => c.disconnect()));
+      await producer.disconnect().catch(() => undefined);
+      await admin.disconnect().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import type { IncomingMessage } from "./bus";
+import { createMemoryBus } from "./memory-bus";
+
+const msg = (key: string, n: number) => ({ topic: "t.v1", key, value: { n } });
+
+describe("memory bus", () => {
+  it("delivers every message to every group, in order per key", async () => {
+    const bus = createMemoryBus();
+    const seenA: string[] = [];
+    const seenB: string[] = [];
+    await bus.subscribe({ group: "a", topics: ["t.v1"], handler: async (m) => void seenA.push(`${m.key}:${(m.value as { n: number }).n}`) });
+    await bus.publish([msg("k1", 1), msg("k2", 1), msg("k1", 2), msg("k1", 3)]);
+    await bus.subscribe({ group: "b", topics: ["t.v1"], handler: async (m) => void seenB.push(`${m.key}:${(m.value as { n: number }).n}`) });
+    await bus.drained();
+    for (const seen of [seenA, seenB]) {
+      expect(seen.filter((s) => s.startsWith("k1"))).toEqual(["k1:1", "k1:2", "k1:3"]);
+      expect(seen).toHaveLength(4);
+    }
+  });
+
+  it("redelivers a message whose handler failed, before later messages of the same key", async () => {
+    const bus = createMemoryBus();
+    const seen: number[] = [];
+    let failuresLeft = 2;
+    await bus.subscribe({
+      group: "g",
+      topics: ["t.v1"],
+      handler: async (m: IncomingMessage) => {
+        const n = (m.value as { n: number }).n;
+        if (n === 1 && failuresLeft-- > 0) throw new Error("transient");
+        seen.push(n);
+      },
+    });
+    await bus.publish([msg("k", 1), msg("k", 2)]);
+    await bus.drained();
+    expect(seen).toEqual([1, 2]);
+  });
+
+  it("keeps the message id and copies values so publishers cannot change delivered messages", async () => {
+    const bus = createMemoryBus();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g", topics: ["t.v1"], handler: async (m) => void got.push(m) });
+    const value = { n: 1 };
+    await bus.publish([{ topic: "t.v1", key: "k", value, id: "msg.fixed" }]);
+    value.n = 99;
+    await bus.drained();
+    expect(got[0]?.id).toBe("msg.fixed");
+    expect(got[0]?.value).toEqual({ n: 1 });
+  });
+
+  it("refuses a second subscription of the same group and publishing after stop", async () => {
+    const bus = createMemoryBus();
+    await bus.subscribe({ group: "g", topics: ["t.v1"], handler: async () => undefined });
+    await expect(bus.subscribe({ group: "g", topics: ["t.v1"], handler: async () => undefined })).rejects.toThrow();
+    await bus.stop();
+    await expect(bus.publish([msg("k", 1)])).rejects.toThrow(/stopped/);
+  });
+});

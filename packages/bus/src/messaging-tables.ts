@@ -1,0 +1,38 @@
+import { migrate, type Db, type Migration } from "@cardhold/db";
+
+/** Outbox and inbox tables every service keeps in its own schema, recorded in <schema>.messaging_migrations. */
+function messagingMigrations(schema: string): Migration[] {
+  return [
+    {
+      version: 1,
+      name: "outbox_and_inbox",
+      sql: `
+        CREATE TABLE ${schema}.outbox (
+          seq bigserial PRIMARY KEY,
+          id text NOT NULL UNIQUE,
+          topic text NOT NULL,
+          key text NOT NULL,
+          value text,
+          headers jsonb NOT NULL DEFAULT '{}',
+          created_at timestamptz NOT NULL DEFAULT now(),
+          published_at timestamptz
+        );
+        CREATE INDEX outbox_unpublished ON ${schema}.outbox (seq) WHERE published_at IS NULL;
+        CREATE TABLE ${schema}.inbox (
+          consumer text NOT NULL,
+          message_id text NOT NULL,
+          handled_at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (consumer, message_id)
+        );
+        CREATE TABLE ${schema}.outbox_relay_lease (
+          name text PRIMARY KEY,
+          owner text NOT NULL,
+          expires_at timestamptz NOT NULL
+        );`,
+    },
+  ];
+}
+
+export function migrateMessaging(db: Db, schema: string): Promise<number[]> {
+  return migrate(db, schema, messagingMigrations(schema), "messaging_migrations");
+}

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pino } from "pino";
+import { createDb, startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@cardhold/db";
+import type { IncomingMessage } from "./bus";
+import { handleOnce } from "./inbox";
+import { createMemoryBus } from "./memory-bus";
+import { migrateMessaging } from "./messaging-tables";
+import { createOutboxRelay, enqueue } from "./outbox";
+
+const logger = pino({ level: "silent" });
+let server: EmbeddedPostgres;
+let db: Db;
+
+beforeAll(async () => {
+  server = await startEmbeddedPostgres();
+  db = createDb({ url: server.url, poolSize: 3 });
+  await migrateMessaging(db, "svc");
+  await db.query("CREATE TABLE svc.things (id text PRIMARY KEY)");
+});
+afterAll(async () => {
+  await db.close();
+  await server.stop();
+});
+
+describe("outbox", () => {
+  it("publishes only committed messages, in commit order, once", async () => {
+    const bus = createMemoryBus();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g", topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    await db.tx(async (c) => {
+      await c.query("INSERT INTO svc.things VALUES ('a')");
+      await enqueue(c, "svc", [
+        { topic: "things.v1", key: "a", value: { step: 1 } },
+        { topic: "things.v1", key: "a", value: { step: 2 } },
+      ]);
+    });
+    await db
+      .tx(async (c) => {
+        await enqueue(c, "svc", [{ topic: "things.v1", key: "b", value: { rolledBack: true } }]);
+        throw new Error("abort");
+      })
+      .catch(() => undefined);
+
+    const relay = createOutboxRelay({ db, schema: "svc", bus, logger, idleMs: 20 });
+    relay.start();
+    await waitFor(() => got.length >= 2);
+    await new Promise((r) => setTimeout(r, 100));
+    await relay.stop();
+    expect(got.map((m) => m.value)).toEqual([{ step: 1 }, { step: 2 }]);
+    const { rows } = await db.query("SELECT count(*)::int AS n FROM svc.outbox WHERE published_at IS NULL");
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it("a message left unpublished by a crash is published by the next relay", async () => {
+    await db.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "c", value: { late: true }, id: "msg.crash1" }]));
+    const bus = createMemoryBus();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g", topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    await db.query("DELETE FROM svc.outbox_relay_lease");
+    const relay = createOutboxRelay({ db, schema: "svc", bus, logger, idleMs: 20 });
+    relay.start();
+    await waitFor(() => got.some((m) => m.id === "msg.crash1"));
+    await relay.stop();
+    expect(got.filter((m) => m.id === "msg.crash1")).toHaveLength(1);
+  });
+
+  it("a second relay does not publish while another holds the lease", async () => {
+    await db.query("DELETE FROM svc.outbox_relay_lease");
+    await db.query("INSERT INTO svc.outbox_relay_lease VALUES ('relay', 'someone-else', now() + interval '1 hour')");
+    await db.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "d", value: {} }]));
+    const bus = createMemoryBus();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g", topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    const relay = createOutboxRelay({ db, schema: "svc", bus, logger, idleMs: 20 });
+    relay.start();
+    await new Promise((r) => setTimeout(r, 200));
+    await relay.stop();
+    expect(got).toHaveLength(0);
+    await db.query("DELETE FROM svc.outbox_relay_lease");
+  });
+});
+
+describe("inbox", () => {
+  it("applies a message's effects once however often it is delivered", async () => {
+    const message: IncomingMessage = { id: "msg.once", topic: "t", key: "k", value: {}, headers: {}, partition: 0, offset: "0" };
+    const apply = (c: { query: Db["query"] }) => c.query("INSERT INTO svc.things VALUES ('from-inbox')").then(() => undefined);
+    expect(await handleOnce(db, "svc", "consumer-a", message, apply)).toBe(true);
+    expect(await handleOnce(db, "svc", "consumer-a", message, apply)).toBe(false);
+    const { rows } = await db.query("SELECT count(*)::int AS n FROM svc.things WHERE id = 'from-inbox'");
+    expect(rows[0]?.n).toBe(1);
+  });
+
+  it("records nothing when the handler fails, so the redelivery is handled", async () => {
+    const message: IncomingMessage = { id: "msg.fail", topic: "t", key: "k", value: {}, headers: {}, partition: 0, offset: "1" };
+    await expect(handleOnce(db, "svc", "c", message, async () => Promise.reject(new Error("x")))).rejects.toThrow();
+    expect(await handleOnce(db, "svc", "c", message, async () => undefined)).toBe(true);
+  });
+});
+
+async function waitFor(predicate: () => boolean, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

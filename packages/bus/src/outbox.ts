@@ -1,0 +1,144 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import type { Db, Queryable } from "@cardhold/db";
+import { newMessageId } from "./message-id";
+import type { Bus, OutgoingMessage } from "./bus";
+
+/**
+ * Writes messages to the service's outbox inside the caller's transaction, so the change and its messages commit
+ * together (no dual writes). Returns the message ids.
+ */
+export async function enqueue(client: Queryable, schema: string, messages: OutgoingMessage[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const m of messages) {
+    const id = m.id ?? newMessageId();
+    ids.push(id);
+    await client.query(
+      `INSERT INTO ${schema}.outbox (id, topic, key, value, headers) VALUES ($1, $2, $3, $4, $5)`,
+      [id, m.topic, m.key, m.value === null ? null : JSON.stringify(m.value), m.headers ?? {}],
+    );
+  }
+  return ids;
+}
+
+export interface OutboxRelayOptions {
+  db: Db;
+  schema: string;
+  bus: Bus;
+  logger: Logger;
+  batchSize?: number;
+  /** How long to sleep when the outbox is empty and nobody called wake(). */
+  idleMs?: number;
+  /** Relay lease length; with several replicas only the holder publishes. */
+  leaseMs?: number;
+}
+
+export interface OutboxRelay {
+  start(): void;
+  /** Publish now instead of at the next poll (call right after a commit). */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+interface OutboxRow {
+  seq: number;
+  id: string;
+  topic: string;
+  key: string;
+  value: string | null;
+  headers: Record<string, string>;
+}
+
+/** Publishes the outbox to the bus in commit order and marks rows published; at-least-once. */
+export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
+  const { db, schema, bus, logger } = opts;
+  const batchSize = opts.batchSize ?? 200;
+  const idleMs = opts.idleMs ?? 500;
+  const leaseMs = opts.leaseMs ?? 10_000;
+  const owner = randomUUID();
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wakeUp: (() => void) | undefined;
+  let lastPrune = 0;
+
+  const holdLease = async () => {
+    const { rowCount } = await db.query(
+      `INSERT INTO ${schema}.outbox_relay_lease (name, owner, expires_at)
+       VALUES ('relay', $1, now() + $2 * interval '1 millisecond')
+       ON CONFLICT (name) DO UPDATE SET owner = $1, expires_at = EXCLUDED.expires_at
+       WHERE ${schema}.outbox_relay_lease.owner = $1 OR ${schema}.outbox_relay_lease.expires_at < now()`,
+      [owner, leaseMs],
+    );
+    return rowCount === 1;
+  };
+
+  const publishBatch = async (): Promise<boolean> => {
+    if (!(await holdLease())) return false;
+    const { rows } = await db.query<OutboxRow & Record<string, unknown>>(
+      `SELECT seq, id, topic, key, value, headers FROM ${schema}.outbox
+       WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
+      [batchSize],
+    );
+    if (rows.length === 0) return false;
+    await bus.publish(
+      rows.map((r) => ({
+        id: r.id,
+        topic: r.topic,
+        key: r.key,
+        value: r.value === null ? null : JSON.parse(r.value),
+        headers: r.headers,
+      })),
+    );
+    await db.query(`UPDATE ${schema}.outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [
+      rows.map((r) => r.seq),
+    ]);
+    return rows.length === batchSize;
+  };
+
+  const prune = async () => {
+    if (Date.now() - lastPrune < 60_000) return;
+    lastPrune = Date.now();
+    await db.query(`DELETE FROM ${schema}.outbox WHERE published_at < now() - interval '1 day'`);
+  };
+
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, idleMs);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const run = async () => {
+    let failures = 0;
+    while (running) {
+      try {
+        const more = await publishBatch();
+        await prune();
+        failures = 0;
+        if (!more) await sleep();
+      } catch (err) {
+        failures += 1;
+        logger.warn({ err, schema, failures }, "outbox relay failed; will retry");
+        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** failures, 5_000)));
+      }
+    }
+  };
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    wake() {
+      wakeUp?.();
+    },
+    async stop() {
+      running = false;
+      wakeUp?.();
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,5 @@
+export * from "./customer";
+export * from "./envelopes";
+export * from "./event-kinds";
+export * from "./messages";
+export * from "./topics";

@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { customerRecordSchema } from "./customer";
+
+export const modeSchema = z.enum(["test", "live"]);
+export type Mode = z.infer<typeof modeSchema>;
+
+/** The value of every bus message: a typed payload plus the business and mode it belongs to. */
+export function busEnvelope<T extends string, D extends z.ZodType>(type: T, data: D) {
+  return z.object({
+    type: z.literal(type),
+    businessId: z.string(),
+    mode: modeSchema,
+    occurredAt: z.string(),
+    data,
+  });
+}
+
+export const defaultWebhookSchema = z.object({
+  url: z.string(),
+  signingKey: z.string(),
+});
+
+export const businessSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  defaultWebhook: defaultWebhookSchema,
+  createdAt: z.string(),
+});
+export type Business = z.infer<typeof businessSchema>;
+
+/** businesses.v1 — the business exists in both modes, so `mode` is "live" and consumers apply it to both. */
+export const businessCreatedMessage = busEnvelope("business.created", businessSchema);
+export type BusinessCreatedMessage = z.infer<typeof businessCreatedMessage>;
+
+/** customers.v1 — the full record after each change. */
+export const customerChangedMessage = z.union([
+  busEnvelope("customer.created", customerRecordSchema),
+  busEnvelope("customer.updated", customerRecordSchema),
+]);
+export type CustomerChangedMessage = z.infer<typeof customerChangedMessage>;
+
+export const webhookConfigSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  signingKey: z.string(),
+  status: z.enum(["created", "enabled", "disabled"]),
+  isDefault: z.boolean(),
+});
+export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
+
+/** webhooks.v1 (compacted, key = webhook id) — the current configuration; a null value is a tombstone. */
+export const webhookChangedMessage = busEnvelope("webhook.changed", webhookConfigSchema);
+export type WebhookChangedMessage = z.infer<typeof webhookChangedMessage>;
+
+/** events.v1 (key = resource id) — a customer-facing event envelope to deliver. */
+export const eventEnvelopeSchema = z.object({
+  event: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  metadata: z.object({ sentAt: z.string(), event: z.string() }),
+});
+export const eventPublishedMessage = busEnvelope(
+  "event.published",
+  z.object({ envelope: eventEnvelopeSchema, resourceId: z.string() }),
+);
+export type EventPublishedMessage = z.infer<typeof eventPublishedMessage>;

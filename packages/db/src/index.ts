@@ -1,0 +1,3 @@
+export * from "./db";
+export * from "./embedded-postgres";
+export * from "./migrate";

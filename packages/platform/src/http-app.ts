@@ -1,0 +1,138 @@
+import { timingSafeEqual } from "node:crypto";
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import type { Logger } from "pino";
+import { AppError } from "./errors";
+import { newId } from "./ids";
+import type { Metrics } from "./metrics";
+import { INTERNAL_HEADERS } from "./request-context";
+
+export type ReadinessCheck = () => Promise<boolean>;
+
+export interface HttpAppOptions {
+  name: string;
+  logger: Logger;
+  metrics: Metrics;
+  bodyLimit?: string;
+  /** When set, every route except /health, /ready and /metrics requires this value in x-internal-token. */
+  internalToken?: string;
+  readiness: Record<string, ReadinessCheck>;
+  routes: (app: Express) => void;
+}
+
+const OPEN_PATHS = new Set(["/health", "/ready", "/metrics"]);
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+declare module "express-serve-static-core" {
+  interface Request {
+    log: Logger;
+    requestId: string;
+    /** The exact bytes of a JSON body, for forwarding and signature checks. */
+    rawBody?: Buffer;
+  }
+}
+
+export function createHttpApp(opts: HttpAppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "extended");
+  app.use(requestIdAndMetrics(opts));
+  app.get("/health", (_req, res) => res.json({ status: "ok", service: opts.name }));
+  app.get("/ready", readinessHandler(opts.readiness));
+  app.get("/metrics", async (_req, res) => {
+    res.type(opts.metrics.registry.contentType).send(await opts.metrics.registry.metrics());
+  });
+  if (opts.internalToken) app.use(requireInternalToken(opts.internalToken));
+  app.use(
+    express.json({
+      limit: opts.bodyLimit ?? "1mb",
+      type: () => true,
+      verify: (req, _res, buf) => {
+        (req as Request).rawBody = buf;
+      },
+    }),
+  );
+  opts.routes(app);
+  app.use((req: Request) => {
+    throw new AppError(404, "not-found", `No route for ${req.method} ${req.path}`);
+  });
+  app.use(errorHandler(opts.logger));
+  return app;
+}
+
+function requestIdAndMetrics(opts: HttpAppOptions) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.header(INTERNAL_HEADERS.requestId);
+    req.requestId = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : newId("request");
+    req.log = opts.logger.child({ requestId: req.requestId });
+    res.setHeader(INTERNAL_HEADERS.requestId, req.requestId);
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      if (OPEN_PATHS.has(req.path)) return;
+      const route = (req.route?.path as string | undefined) ?? "unmatched";
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      opts.metrics.httpRequests.inc(labels);
+      opts.metrics.httpDuration.observe(labels, seconds);
+      req.log.debug({ method: req.method, path: req.path, status: res.statusCode, ms: seconds * 1000 }, "request");
+    });
+    next();
+  };
+}
+
+function requireInternalToken(token: string) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const given = req.header(INTERNAL_HEADERS.token);
+    if (!given || !sameSecret(given, token)) {
+      throw new AppError(401, "unauthorized", "internal endpoint: requests must come through the API gateway");
+    }
+    next();
+  };
+}
+
+function readinessHandler(checks: Record<string, ReadinessCheck>) {
+  return async (_req: Request, res: Response) => {
+    const results: Record<string, boolean> = {};
+    await Promise.all(
+      Object.entries(checks).map(async ([name, check]) => {
+        results[name] = await check().catch(() => false);
+      }),
+    );
+    const ready = Object.values(results).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "not-ready", checks: results });
+  };
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+/** Turns every error into the error model; internals are logged with an error id, never sent. */
+export function errorHandler(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const error = toAppError(err);
+    if (error) {
+      res.status(error.statusCode).json(error.toBody());
+      return;
+    }
+    const errorId = newId("request").replace("req.", "err.");
+    (req.log ?? logger).error({ err, errorId, method: req.method, path: req.path }, "unhandled error");
+    res.status(500).json({ statusCode: 500, code: "internal-error", message: "Internal server error", errorId });
+  };
+}
+
+function toAppError(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  const parserError = err as BodyParserError;
+  if (parserError?.type === "entity.too.large") return new AppError(413, "payload-too-large", "Request body is too large");
+  if (parserError?.type === "entity.parse.failed") return new AppError(400, "invalid-json", "Request body is not valid JSON");
+  if (parserError?.type === "encoding.unsupported" || parserError?.type === "charset.unsupported") {
+    return new AppError(415, "unsupported-media-type", "Request body encoding is not supported");
+  }
+  return undefined;
+}

@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto";
+
+/** Bitcoin base58 alphabet; it is in ASCII order, so fixed-width encodings sort like the numbers they encode. */
+const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const TIME_CHARS = 9; // 58^9 > 2^48 ms: good until the year 10889
+const RANDOM_CHARS = 8;
+const RANDOM_SPACE = 58n ** BigInt(RANDOM_CHARS);
+
+export const ID_PREFIXES = {
+  business: "bus.",
+  apiKey: "key.",
+  customer: "cus.",
+  account: "ac.",
+  cardProgram: "c.prg.",
+  card: "c.",
+  authorization: "c.auth.",
+  transaction: "c.txn.",
+  event: "evt.",
+  webhook: "wh.",
+  billProduct: "bp.",
+  payment: "p.",
+  fee: "fee.",
+  merchant: "mch.",
+  message: "msg.",
+  request: "req.",
+  log: "log.",
+} as const;
+export type IdKind = keyof typeof ID_PREFIXES;
+
+function encode(value: bigint, width: number): string {
+  let out = "";
+  for (let i = 0; i < width; i++) {
+    out = ALPHABET[Number(value % 58n)] + out;
+    value /= 58n;
+  }
+  return out;
+}
+
+let lastTime = 0;
+let lastRandom = 0n;
+
+/** The part after the prefix: 17 base58 characters, time-ordered and monotonic within this process. */
+export function newIdBody(now = Date.now()): string {
+  let random: bigint;
+  if (now <= lastTime) {
+    now = lastTime;
+    random = lastRandom + 1n;
+    if (random >= RANDOM_SPACE) {
+      now += 1;
+      random = 0n;
+    }
+  } else {
+    random = BigInt("0x" + randomBytes(8).toString("hex")) % (RANDOM_SPACE / 2n);
+  }
+  lastTime = now;
+  lastRandom = random;
+  return encode(BigInt(now), TIME_CHARS) + encode(random, RANDOM_CHARS);
+}
+
+export function newId<K extends IdKind>(kind: K): `${(typeof ID_PREFIXES)[K]}${string}` {
+  return `${ID_PREFIXES[kind]}${newIdBody()}` as `${(typeof ID_PREFIXES)[K]}${string}`;
+}
+
+const BODY = new RegExp(`^[${ALPHABET}]{${TIME_CHARS + RANDOM_CHARS}}$`);
+
+/** True when `value` is an id of this kind (prefix plus a well-formed body). */
+export function isId(kind: IdKind, value: unknown): value is string {
+  if (typeof value !== "string") return false;
+  const prefix = ID_PREFIXES[kind];
+  return value.startsWith(prefix) && BODY.test(value.slice(prefix.length));
+}

@@ -1,0 +1,64 @@
+import type { Server } from "node:http";
+import type { Express } from "express";
+import type { Logger } from "pino";
+
+/** What every service's createService returns; both the distributed main and the all-in-one runner use it. */
+export interface Service {
+  name: string;
+  app: Express;
+  /** Start consumers and background workers (the HTTP listener is started by the caller). */
+  start(): Promise<void>;
+  /** Stop consuming, finish in-flight work, release resources. */
+  stop(): Promise<void>;
+}
+
+export interface Listening {
+  server: Server;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+export function listen(app: Express, port: number, host = "127.0.0.1"): Promise<Listening> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once("error", reject);
+    server.once("listening", () => {
+      const address = server.address();
+      const actualPort = typeof address === "object" && address ? address.port : port;
+      resolve({
+        server,
+        port: actualPort,
+        url: `http://${host}:${actualPort}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeIdleConnections();
+            setTimeout(() => server.closeAllConnections(), 2000).unref();
+          }),
+      });
+    });
+  });
+}
+
+/** Runs the closers in order on SIGTERM or SIGINT, then exits; a second signal exits at once. */
+export function onShutdown(logger: Logger, closers: Array<() => Promise<void>>, timeoutMs = 15_000): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const timer = setTimeout(() => {
+      logger.error("shutdown timed out");
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+    for (const close of closers) {
+      await close().catch((err: unknown) => logger.error({ err }, "error during shutdown"));
+    }
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+}

@@ -1,0 +1,63 @@
+import type { Request } from "express";
+import type { Queryable } from "@cardhold/db";
+import {
+  applyExpand,
+  applySelect,
+  compileCountQuery,
+  compileListQuery,
+  finishPage,
+  parseListQuery,
+  QueryError,
+  type ExpandLoader,
+  type ResourceSpec,
+} from "@cardhold/query";
+import { AppError } from "./errors";
+
+export interface ListOptions<Row> {
+  db: Queryable;
+  spec: ResourceSpec;
+  scope: { businessId: string; mode: string };
+  toRecord: (row: Row) => Record<string, unknown>;
+  loaders?: Record<string, ExpandLoader>;
+}
+
+const INVALID_REGEX = "2201B";
+
+/** A list endpoint through the query language: {code, data, metadata: {hasMore, totalCount?}}. */
+export async function listResource<Row>(req: Request, opts: ListOptions<Row>) {
+  const query = parseOrThrow(req.query as Record<string, unknown>, opts.spec);
+  try {
+    const page = compileListQuery(query, opts.spec, opts.scope);
+    const { rows } = await opts.db.query(page.text, page.values);
+    const { data, metadata } = finishPage(rows as Row[], query);
+    let records = data.map(opts.toRecord);
+    if (opts.loaders) records = await applyExpand(records, query, opts.spec, opts.loaders, opts.scope);
+    records = records.map((r) => applySelect(r, query));
+    const result: { hasMore: boolean; totalCount?: number } = { ...metadata };
+    if (query.countTotal) {
+      const count = compileCountQuery(query, opts.spec, opts.scope);
+      const { rows: countRows } = await opts.db.query<{ count: number }>(count.text, count.values);
+      result.totalCount = Number(countRows[0]?.count ?? 0);
+    }
+    return { code: "success" as const, data: records, metadata: result };
+  } catch (error) {
+    if ((error as { code?: string }).code === INVALID_REGEX) {
+      throw new AppError(400, "invalid-query", "A like / nlike value is not a valid regular expression");
+    }
+    throw toAppError(error);
+  }
+}
+
+function parseOrThrow(raw: Record<string, unknown>, spec: ResourceSpec) {
+  try {
+    return parseListQuery(raw, spec);
+  } catch (error) {
+    throw toAppError(error);
+  }
+}
+
+function toAppError(error: unknown): unknown {
+  if (!(error instanceof QueryError)) return error;
+  const body = error.body as Record<string, unknown>;
+  return new AppError(400, error.code, error.message, undefined, body);
+}

@@ -1,0 +1,47 @@
+import { pino, type Logger } from "pino";
+
+export type { Logger };
+
+/** Paths whose values never reach a log line: API keys, signing keys, card data. */
+export const REDACTED_PATHS = [
+  "authorization",
+  "req.headers.authorization",
+  'req.headers["x-operator-token"]',
+  'req.headers["x-internal-token"]',
+  "headers.authorization",
+  "*.signingKey",
+  "*.secret",
+  "*.apiKey",
+  "*.key",
+  "*.pan",
+  "*.cvv",
+  "*.pin",
+  "*.password",
+  "*.token",
+  "signingKey",
+  "secret",
+  "pan",
+  "cvv",
+  "pin",
+];
+
+export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
+  return pino({
+    name,
+    level,
+    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+    base: { service: name },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
+}
+
+const SECRET_KEY = /(secret|password|signingkey|apikey|token|^pan$|^cvv$|^pin$|^key$)/i;
+
+/** A copy of a JSON value with the values of secret-looking keys replaced, for request logs. */
+export function redactSecrets(value: unknown, depth = 0): unknown {
+  if (depth > 20 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) ? "[redacted]" : redactSecrets(v, depth + 1);
+  return out;
+}

@@ -1,0 +1,37 @@
+import type { Express } from "express";
+import type { Logger } from "pino";
+import type { Bus } from "@cardhold/bus";
+import { migrateMessaging } from "@cardhold/bus";
+import { migrateFromDir, type Db } from "@cardhold/db";
+import { createHttpApp } from "./http-app";
+import type { Metrics } from "./metrics";
+
+/** What every service gets from its composition root (the distributed main or the all-in-one runner). */
+export interface ServiceDeps {
+  db: Db;
+  bus: Bus;
+  logger: Logger;
+  metrics: Metrics;
+  /** Required on every request except health, readiness and metrics. */
+  internalToken: string;
+  bodyLimit?: string;
+}
+
+/** The HTTP app of an internal service: internal-token guard, readiness on database and bus. */
+export function serviceApp(name: string, deps: ServiceDeps, routes: (app: Express) => void): Express {
+  return createHttpApp({
+    name,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    bodyLimit: deps.bodyLimit,
+    internalToken: deps.internalToken,
+    readiness: { database: () => deps.db.ping(), bus: () => deps.bus.ready() },
+    routes,
+  });
+}
+
+/** Applies the service's own migrations and the outbox/inbox tables in its schema. */
+export async function prepareSchema(db: Db, schema: string, migrationsDir: string): Promise<void> {
+  await migrateFromDir(db, schema, migrationsDir);
+  await migrateMessaging(db, schema);
+}

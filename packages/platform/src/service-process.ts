@@ -1,0 +1,66 @@
+import type { z } from "zod";
+import { createKafkaBus } from "@cardhold/bus";
+import { ALL_TOPICS } from "@cardhold/contracts";
+import { createDb } from "@cardhold/db";
+import { baseConfigShape, exitOnConfigError, loadConfig } from "./config";
+import { listen, onShutdown, type Service } from "./lifecycle";
+import { createLogger } from "./logger";
+import { createMetrics } from "./metrics";
+import type { ServiceDeps } from "./service-kit";
+import { z as zod } from "zod";
+
+export interface ServiceProcessOptions<S extends z.ZodRawShape> {
+  name: string;
+  defaultPort: number;
+  /** Settings of this service beyond the shared ones. */
+  configShape?: S;
+  create(deps: ServiceDeps, config: z.infer<z.ZodObject<typeof baseConfigShape & S>>): Promise<Service>;
+}
+
+const processShape = {
+  HOST: zod.string().default("127.0.0.1"),
+  KAFKA_PARTITIONS: zod.coerce.number().int().min(1).max(64).default(3),
+};
+
+/** The distributed mode's main: one service in this process, against Kafka and PostgreSQL. */
+export async function runServiceProcess<S extends z.ZodRawShape>(opts: ServiceProcessOptions<S>): Promise<void> {
+  const shape = {
+    ...baseConfigShape,
+    ...processShape,
+    PORT: zod.coerce.number().int().min(0).max(65535).default(opts.defaultPort),
+    ...(opts.configShape ?? ({} as S)),
+  };
+  const config = exitOnConfigError(() => loadConfig(shape)) as Record<string, unknown> & {
+    [K in keyof typeof shape]: z.infer<(typeof shape)[K]>;
+  };
+  const logger = createLogger(opts.name, config.LOG_LEVEL);
+  const db = createDb({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: opts.name });
+  const bus = createKafkaBus({
+    brokers: config.KAFKA_BROKERS.split(",").map((b) => b.trim()),
+    clientId: opts.name,
+    logger,
+    topics: ALL_TOPICS,
+    partitions: config.KAFKA_PARTITIONS,
+  });
+  const deps: ServiceDeps = {
+    db,
+    bus,
+    logger,
+    metrics: createMetrics(opts.name),
+    internalToken: config.INTERNAL_TOKEN,
+    bodyLimit: config.BODY_LIMIT,
+  };
+  try {
+    await bus.start();
+    const service = await opts.create(deps, config as never);
+    await service.start();
+    const http = await listen(service.app, config.PORT, config.HOST);
+    logger.info({ url: http.url }, `${opts.name} listening`);
+    onShutdown(logger, [http.close, service.stop, bus.stop, db.close]);
+  } catch (err) {
+    logger.fatal({ err }, `${opts.name} failed to start`);
+    await bus.stop().catch(() => undefined);
+    await db.close().catch(() => undefined);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,28 @@
+import { timingSafeEqual } from "node:crypto";
+import type { Express, NextFunction, Request, Response } from "express";
+import { AppError } from "@cardhold/platform";
+import type { BusinessUseCases } from "../businesses";
+
+function sameSecret(a: string, b: string) {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Operator endpoints, guarded by the operator token; absent when no token is configured. */
+export function adminRoutes(app: Express, businesses: BusinessUseCases, operatorToken: string | undefined): void {
+  const guard = (req: Request, _res: Response, next: NextFunction) => {
+    const given = req.header("x-operator-token");
+    if (!operatorToken) throw new AppError(404, "not-found", "Admin endpoints are disabled: no OPERATOR_TOKEN is set");
+    if (!given || !sameSecret(given, operatorToken)) throw new AppError(401, "unauthorized", "A valid X-Operator-Token header is required");
+    next();
+  };
+
+  app.post("/admin/businesses", guard, async (req, res) => {
+    res.status(201).json({ code: "success", data: await businesses.createBusiness(req.body) });
+  });
+
+  app.post("/admin/businesses/:id/keys", guard, async (req, res) => {
+    res.status(201).json({ code: "success", data: await businesses.createKey(req.params.id as string, req.body) });
+  });
+}

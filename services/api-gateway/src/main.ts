@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { runServiceProcess } from "@cardhold/platform";
+import { createService, NAME } from "./service";
+
+const url = z.url();
+
+await runServiceProcess({
+  name: NAME,
+  defaultPort: 8080,
+  configShape: {
+    /** Guards /admin; admin endpoints are off when unset. */
+    OPERATOR_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    CUSTOMER_SERVICE_URL: url.default("http://127.0.0.1:8081"),
+    WEBHOOK_REGISTRY_URL: url.default("http://127.0.0.1:8082"),
+    EVENT_DISPATCHER_URL: url.default("http://127.0.0.1:8083"),
+    AUTHORIZATION_ENGINE_URL: url.default("http://127.0.0.1:8084"),
+    BILL_SERVICE_URL: url.default("http://127.0.0.1:8085"),
+  },
+  create: (deps, config) =>
+    createService({
+      ...deps,
+      operatorToken: config.OPERATOR_TOKEN,
+      upstreams: {
+        "customer-service": config.CUSTOMER_SERVICE_URL,
+        "webhook-registry": config.WEBHOOK_REGISTRY_URL,
+        "event-dispatcher": config.EVENT_DISPATCHER_URL,
+        "authorization-engine": config.AUTHORIZATION_ENGINE_URL,
+        "bill-service": config.BILL_SERVICE_URL,
+      },
+    }),
+});

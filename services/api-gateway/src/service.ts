@@ -1,0 +1,74 @@
+import { fileURLToPath } from "node:url";
+import { createOutboxRelay } from "@cardhold/bus";
+import {
+  AppError,
+  createHttpApp,
+  prepareSchema,
+  type Service,
+  type ServiceDeps,
+} from "@cardhold/platform";
+import { businessUseCases, type BusinessUseCases } from "./businesses";
+import { adminRoutes } from "./http/admin-routes";
+import { authenticate } from "./http/authenticate";
+import { logsRoutes } from "./http/logs-routes";
+import { createProxy } from "./http/proxy";
+import { requestLog } from "./http/request-log";
+import { docsPage } from "./openapi/docs-page";
+import { openApiDocument } from "./openapi/document";
+import { ownerOf, type Upstream } from "./routing";
+import { SCHEMA } from "./store/businesses.store";
+
+export const NAME = "api-gateway";
+const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
+
+export interface GatewayDeps extends ServiceDeps {
+  upstreams: Record<Upstream, string>;
+  operatorToken?: string;
+}
+
+export interface GatewayService extends Service {
+  businesses: BusinessUseCases;
+}
+
+/** The public entry point: authentication, routing to the owning service, request log, admin bootstrap, docs. */
+export async function createService(deps: GatewayDeps): Promise<GatewayService> {
+  await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
+  const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const businesses = businessUseCases(deps.db, relay);
+  const proxy = createProxy({ upstreams: deps.upstreams, internalToken: deps.internalToken });
+  const doc = openApiDocument();
+  const page = docsPage(doc);
+
+  const app = createHttpApp({
+    name: NAME,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    bodyLimit: deps.bodyLimit,
+    readiness: { database: () => deps.db.ping(), bus: () => deps.bus.ready() },
+    routes: (app) => {
+      app.get("/openapi.json", (_req, res) => void res.json(doc));
+      app.get("/docs", (_req, res) => void res.type("html").send(page));
+      adminRoutes(app, businesses, deps.operatorToken);
+      app.use(authenticate(businesses), requestLog(deps.db, deps.logger));
+      logsRoutes(app, deps.db);
+      app.use(async (req, res) => {
+        const owner = ownerOf(req.path);
+        if (!owner) throw new AppError(404, "not-found", `No route for ${req.method} ${req.path}`);
+        await proxy.forward(req, res, owner);
+      });
+    },
+  });
+
+  return {
+    name: NAME,
+    app,
+    businesses,
+    async start() {
+      relay.start();
+    },
+    async stop() {
+      await relay.stop();
+      await proxy.close();
+    },
+  };
+}

@@ -1,0 +1,4 @@
+import { runServiceProcess } from "@cardhold/platform";
+import { createService, NAME } from "./service";
+
+await runServiceProcess({ name: NAME, defaultPort: 8085, create: (deps) => createService(deps) });

@@ -1,0 +1,21 @@
+import { migrateMessaging } from "@cardhold/bus";
+import { customerProjection, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+
+export const NAME = "bill-service";
+export const SCHEMA = "bills";
+
+/** Bill catalog and payments (their routes come with the bills issue). Today it keeps the customer projection bill payments will check against. */
+export async function createService(deps: ServiceDeps): Promise<Service> {
+  await migrateMessaging(deps.db, SCHEMA);
+  const customers = customerProjection(deps.db, SCHEMA, NAME);
+  await customers.migrate();
+  const app = serviceApp(NAME, deps, () => undefined);
+  return {
+    name: NAME,
+    app,
+    async start() {
+      await customers.subscribe(deps.bus, deps.logger);
+    },
+    async stop() {},
+  };
+}

@@ -1,0 +1,25 @@
+import { fileURLToPath } from "node:url";
+import { createOutboxRelay } from "@cardhold/bus";
+import { prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { customerUseCases } from "./customers";
+import { customerRoutes } from "./http/routes";
+import { SCHEMA } from "./store/customers.store";
+
+export const NAME = "customer-service";
+const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
+
+/** Customers: create, read, update, list; every change is published on customers.v1 through the outbox. */
+export async function createService(deps: ServiceDeps): Promise<Service> {
+  await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
+  const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const customers = customerUseCases(deps.db, relay);
+  const app = serviceApp(NAME, deps, (app) => customerRoutes(app, deps.db, customers));
+  return {
+    name: NAME,
+    app,
+    async start() {
+      relay.start();
+    },
+    stop: () => relay.stop(),
+  };
+}

@@ -1,0 +1,24 @@
+import { fileURLToPath } from "node:url";
+import { createOutboxRelay } from "@cardhold/bus";
+import { prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { subscribeToBusinesses } from "./messaging/businesses.consumer";
+import { SCHEMA } from "./store/webhooks.store";
+
+export const NAME = "webhook-registry";
+const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
+
+/** Webhooks and each business's default webhook; publishes the current configuration on webhooks.v1. */
+export async function createService(deps: ServiceDeps): Promise<Service> {
+  await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
+  const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const app = serviceApp(NAME, deps, () => undefined);
+  return {
+    name: NAME,
+    app,
+    async start() {
+      await subscribeToBusinesses(deps.db, deps.bus, relay, deps.logger);
+      relay.start();
+    },
+    stop: () => relay.stop(),
+  };
+}
