@@ -57,3 +57,39 @@ describe("memory bus", () => {
     await expect(bus.publish([msg("k", 1)])).rejects.toThrow(/stopped/);
   });
 });
+
+describe("memory bus publish", () => {
+  it("resolves once every subscribed group has handled the messages", async () => {
+    const bus = createMemoryBus();
+    const handled: string[] = [];
+    const slow = (name: string) => async () => {
+      await new Promise((r) => setTimeout(r, 30));
+      handled.push(name);
+    };
+    await bus.subscribe({ group: "a", topics: ["t.v1"], handler: slow("a") });
+    await bus.subscribe({ group: "b", topics: ["t.v1"], handler: slow("b") });
+    await bus.publish([msg("k", 1)]);
+    expect(handled.sort()).toEqual(["a", "b"]);
+  });
+
+  it("stops waiting after handledWaitMs when a consumer keeps failing, and keeps the message queued", async () => {
+    const bus = createMemoryBus({ handledWaitMs: 100 });
+    let healthy = false;
+    const seen: number[] = [];
+    await bus.subscribe({
+      group: "g",
+      topics: ["t.v1"],
+      handler: async (m) => {
+        if (!healthy) throw new Error("down");
+        seen.push((m.value as { n: number }).n);
+      },
+    });
+    const started = Date.now();
+    await bus.publish([msg("k", 1)]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    expect(seen).toEqual([]);
+    healthy = true;
+    await bus.drained();
+    expect(seen).toEqual([1]);
+  });
+});

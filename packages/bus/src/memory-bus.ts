@@ -6,6 +6,12 @@ import { partitionFor } from "./partition";
 const PARTITIONS = 8;
 const MAX_RETRY_DELAY_MS = 5_000;
 
+interface StoredMessage extends IncomingMessage {
+  /** Groups that have yet to handle this message; the publisher waits for them. */
+  awaiting: Set<string>;
+  handled: () => void;
+}
+
 interface PartitionCursor {
   offset: number;
   running: boolean;
@@ -15,6 +21,16 @@ interface PartitionCursor {
 interface Group {
   subscription: Subscription;
   cursors: Map<string, PartitionCursor>;
+}
+
+export interface MemoryBusOptions {
+  logger?: Logger;
+  /**
+   * How long publish() waits for every subscribed group to handle the message. Waiting makes the outbox the
+   * safety net in the all-in-one mode: a row is marked published only once consumers have committed its effects,
+   * so a crash loses nothing. After this time publish() resolves anyway and the message stays queued.
+   */
+  handledWaitMs?: number;
 }
 
 export interface MemoryBus extends Bus {
@@ -27,8 +43,9 @@ export interface MemoryBus extends Bus {
  * partition is handled in sequence), consumer groups, and at-least-once with retry. Messages live as long as the
  * process; a new group starts from the first message.
  */
-export function createMemoryBus(logger?: Logger): MemoryBus {
-  const log = new Map<string, IncomingMessage[][]>();
+export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
+  const { logger, handledWaitMs = 10_000 } = opts;
+  const log = new Map<string, StoredMessage[][]>();
   const groups = new Map<string, Group>();
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
@@ -62,8 +79,11 @@ export function createMemoryBus(logger?: Logger): MemoryBus {
     while (!stopped && cursor.offset < messages.length) {
       const message = messages[cursor.offset]!;
       try {
-        await group.subscription.handler(message);
+        const { awaiting: _awaiting, handled: _handled, ...delivered } = message;
+        await group.subscription.handler(delivered);
         cursor.offset += 1;
+        message.awaiting.delete(group.subscription.group);
+        if (message.awaiting.size === 0) message.handled();
         cursor.retryDelayMs = 50;
       } catch (err) {
         logger?.warn({ err, topic, group: group.subscription.group, messageId: message.id }, "handler failed; retrying");
@@ -90,10 +110,17 @@ export function createMemoryBus(logger?: Logger): MemoryBus {
     async publish(messages: OutgoingMessage[]) {
       if (stopped) throw new Error("bus is stopped");
       const touched = new Set<string>();
+      const handled: Promise<void>[] = [];
       for (const m of messages) {
         const partitions = partitionsOf(m.topic);
         const partition = partitionFor(m.key, PARTITIONS);
-        const stored: IncomingMessage = {
+        const awaiting = new Set([...groups.values()].filter((g) => g.subscription.topics.includes(m.topic)).map((g) => g.subscription.group));
+        let markHandled = () => undefined as void;
+        handled.push(new Promise<void>((resolve) => (markHandled = resolve)));
+        if (awaiting.size === 0) markHandled();
+        const stored: StoredMessage = {
+          awaiting,
+          handled: () => markHandled(),
           id: m.id ?? newMessageId(),
           topic: m.topic,
           key: m.key,
@@ -109,6 +136,7 @@ export function createMemoryBus(logger?: Logger): MemoryBus {
         const [topic, partition] = entry.split("\u0000") as [string, string];
         pumpAll(topic, Number(partition));
       }
+      await waitAtMost(Promise.all(handled), handledWaitMs);
     },
     async subscribe(subscription: Subscription) {
       if (groups.has(subscription.group)) throw new Error(`group ${subscription.group} already subscribed`);
@@ -139,4 +167,15 @@ export function createMemoryBus(logger?: Logger): MemoryBus {
       }
     },
   };
+}
+
+function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    void work.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

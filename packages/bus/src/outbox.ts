@@ -54,7 +54,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { db, schema, bus, logger } = opts;
   const batchSize = opts.batchSize ?? 200;
   const idleMs = opts.idleMs ?? 500;
-  const leaseMs = opts.leaseMs ?? 10_000;
+  const leaseMs = opts.leaseMs ?? 5_000;
   const owner = randomUUID();
   let running = false;
   let loop: Promise<void> | undefined;
@@ -139,6 +139,10 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       running = false;
       wakeUp?.();
       await loop;
+      // Hand the lease over at once instead of letting a successor wait for it to expire.
+      await db
+        .query(`DELETE FROM ${schema}.outbox_relay_lease WHERE name = 'relay' AND owner = $1`, [owner])
+        .catch(() => undefined);
     },
   };
 }

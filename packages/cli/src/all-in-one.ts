@@ -32,6 +32,8 @@ export interface AllInOne {
   url: string;
   defaultBusiness: DefaultBusiness;
   gateway: GatewayService;
+  /** The internal address of each service behind the gateway. */
+  upstreams: Record<string, string>;
   /** A database connection for tests that look behind the API. */
   db: Db;
   /** Resolves when every bus message published so far was handled. */
@@ -44,7 +46,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
   const logLevel = opts.logLevel ?? "warn";
   const rootLogger = createLogger("cardhold", logLevel);
   const pg = await startEmbeddedPostgres({ dataDir: opts.dataDir && join(opts.dataDir, "postgres") });
-  const bus = createMemoryBus(rootLogger);
+  const bus = createMemoryBus({ logger: rootLogger });
   await bus.start();
   const internalToken = randomBytes(24).toString("hex");
   const pools: Db[] = [];
@@ -87,6 +89,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     url: front.url,
     defaultBusiness,
     gateway,
+    upstreams,
     db: testDb,
     drained: () => bus.drained(),
     async stop() {

@@ -1,4 +1,4 @@
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger } from "pino";
 
 export type { Logger };
 
@@ -25,14 +25,15 @@ export const REDACTED_PATHS = [
   "pin",
 ];
 
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino({
+export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info", destination?: DestinationStream): Logger {
+  const options = {
     name,
     level,
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 const SECRET_KEY = /(secret|password|signingkey|apikey|token|^pan$|^cvv$|^pin$|^key$)/i;

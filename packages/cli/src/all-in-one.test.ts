@@ -1,0 +1,201 @@
+import { readFile } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../../../test/support/eventually";
+import { startAllInOne, type AllInOne } from "./all-in-one";
+
+const OPERATOR_TOKEN = "operator-token-for-tests-0123";
+let platform: AllInOne;
+
+beforeAll(async () => {
+  platform = await startAllInOne({ port: 0, logLevel: "silent", operatorToken: OPERATOR_TOKEN });
+});
+afterAll(async () => {
+  await platform?.stop();
+});
+
+async function call(method: string, path: string, opts: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { "content-type": "application/json", ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  const response = await fetch(platform.url + path, {
+    method,
+    headers,
+    body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
+  });
+  const text = await response.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: response.status, body, headers: response.headers };
+}
+
+const fixture = async () =>
+  JSON.parse(await readFile(new URL("../../../../shared/fixtures/customer-create-response.json", import.meta.url), "utf8")).data;
+
+async function customerBody(reference: string) {
+  const record = await fixture();
+  return {
+    name: record.name,
+    reference,
+    type: record.type,
+    claims: record.claims,
+    verifications: ["tier-2"],
+    metadata: record.metadata,
+  };
+}
+
+async function newBusiness(name = "Acme") {
+  const res = await call("POST", "/admin/businesses", {
+    headers: { "x-operator-token": OPERATOR_TOKEN },
+    body: { name, webhookUrl: "http://127.0.0.1:4000/hook" },
+  });
+  expect(res.status).toBe(201);
+  return res.body.data as { business: { id: string }; testKey: string };
+}
+
+describe("gateway", () => {
+  it("answers health, readiness, metrics, the OpenAPI document and the docs page without a key", async () => {
+    expect((await call("GET", "/health")).body).toMatchObject({ status: "ok" });
+    expect((await call("GET", "/ready")).body).toMatchObject({ status: "ready" });
+    expect((await call("GET", "/metrics")).body).toContain("http_requests_total");
+    const doc = (await call("GET", "/openapi.json")).body;
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.paths["/customers"].post.requestBody).toBeDefined();
+    expect((await call("GET", "/docs")).body).toContain("/customers");
+  });
+
+  it("refuses a missing, malformed or unknown key with 401", async () => {
+    for (const key of [undefined, "nope", "sk.test.123456789ABCDEFGHJKLMNPQRSTUVWXYZabc"]) {
+      const res = await call("GET", "/customers", { key });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ statusCode: 401, code: "unauthorized" });
+    }
+  });
+
+  it("guards the admin endpoint with the operator token", async () => {
+    const res = await call("POST", "/admin/businesses", { headers: { "x-operator-token": "wrong-token-wrong-token" }, body: {} });
+    expect(res.status).toBe(401);
+    const bad = await call("POST", "/admin/businesses", { headers: { "x-operator-token": OPERATOR_TOKEN }, body: { name: "" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["name", "webhookUrl"]);
+  });
+
+  it("services refuse requests that do not come through the gateway", async () => {
+    const res = await fetch(platform.upstreams["customer-service"] + "/customers", {
+      headers: { "x-business-id": "bus.x", "x-mode": "test" },
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it("answers 404 for unknown paths, 400 for bad JSON and 413 for a body over the limit", async () => {
+    const { testKey } = platform.defaultBusiness;
+    expect((await call("GET", "/nowhere", { key: testKey })).status).toBe(404);
+    const badJson = await call("POST", "/customers", { key: testKey, raw: "{not json" });
+    expect(badJson.status).toBe(400);
+    expect(badJson.body.code).toBe("invalid-json");
+    const huge = await call("POST", "/customers", { key: testKey, raw: JSON.stringify({ name: "x".repeat(2_000_000) }) });
+    expect(huge.status).toBe(413);
+  });
+});
+
+describe("customers through the gateway", () => {
+  it("creates a customer exactly as the original interface shows it", async () => {
+    const { testKey } = platform.defaultBusiness;
+    const body = await customerBody("ref-create-1");
+    (body.claims as any).individualIdentity.url = "https://docs.example/id.png";
+    const res = await call("POST", "/customers", { key: testKey, body });
+    expect(res.status).toBe(201);
+    const expected = await fixture();
+    const { id, createdAt, updatedAt, ...rest } = res.body.data;
+    expect(res.body.code).toBe("success");
+    expect(id).toMatch(/^cus\.[1-9A-HJ-NP-Za-km-z]{17}$/);
+    expect(createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(updatedAt).toBe(createdAt);
+    expect(rest).toEqual({ ...expected, id: undefined, createdAt: undefined, updatedAt: undefined, reference: "ref-create-1" });
+    expect(res.body.data.claims.individualIdentity).not.toHaveProperty("url");
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("lists every bad field of an invalid customer", async () => {
+    const res = await call("POST", "/customers", {
+      key: platform.defaultBusiness.testKey,
+      body: { name: "x", type: "robot", verifications: "tier-1" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(
+      ["claims", "metadata", "reference", "type", "verifications"].sort(),
+    );
+  });
+
+  it("answers 409 when the business already used the reference, but another business may use it", async () => {
+    const { testKey } = platform.defaultBusiness;
+    expect((await call("POST", "/customers", { key: testKey, body: await customerBody("dup-1") })).status).toBe(201);
+    const again = await call("POST", "/customers", { key: testKey, body: await customerBody("dup-1") });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe("conflict");
+    const other = await newBusiness("Other");
+    expect((await call("POST", "/customers", { key: other.testKey, body: await customerBody("dup-1") })).status).toBe(201);
+  });
+
+  it("gets and updates a customer, and hides it from other businesses", async () => {
+    const { testKey } = platform.defaultBusiness;
+    const created = (await call("POST", "/customers", { key: testKey, body: await customerBody("upd-1") })).body.data;
+    expect((await call("GET", `/customers/${created.id}`, { key: testKey })).body.data).toEqual(created);
+    const update = { ...(await customerBody("upd-1b")), name: "New Name", verifications: ["tier-3"] };
+    const updated = (await call("PUT", `/customers/${created.id}`, { key: testKey, body: update })).body.data;
+    expect(updated).toMatchObject({ id: created.id, name: "New Name", reference: "upd-1b", createdAt: created.createdAt });
+    expect(updated.verifications).toEqual([{ type: "tier-3", status: "verified" }]);
+    expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.updatedAt));
+    const other = await newBusiness("Snoop");
+    expect((await call("GET", `/customers/${created.id}`, { key: other.testKey })).status).toBe(404);
+    expect((await call("PUT", `/customers/${created.id}`, { key: other.testKey, body: update })).status).toBe(404);
+    expect((await call("GET", "/customers/cus.unknown", { key: testKey })).status).toBe(404);
+  });
+
+  it("lists newest first with limit, after and before", async () => {
+    const { testKey } = await newBusiness("Lister");
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push((await call("POST", "/customers", { key: testKey, body: await customerBody(`list-${i}`) })).body.data.id);
+    }
+    const newestFirst = [...ids].reverse();
+    const first = await call("GET", "/customers?limit=2", { key: testKey });
+    expect(first.body.code).toBe("success");
+    expect(first.body.data.map((c: { id: string }) => c.id)).toEqual(newestFirst.slice(0, 2));
+    expect(first.body.metadata).toEqual({ hasMore: true });
+    const next = await call("GET", `/customers?limit=2&after=${newestFirst[1]}`, { key: testKey });
+    expect(next.body.data.map((c: { id: string }) => c.id)).toEqual(newestFirst.slice(2, 4));
+    const back = await call("GET", `/customers?limit=2&before=${newestFirst[2]}`, { key: testKey });
+    expect(back.body.data.map((c: { id: string }) => c.id)).toEqual(newestFirst.slice(0, 2));
+    const all = await call("GET", "/customers?countTotal", { key: testKey });
+    expect(all.body.metadata).toEqual({ hasMore: false, totalCount: 5 });
+  });
+
+  it("publishes each change on customers.v1: other services' projections follow", async () => {
+    const { testKey } = platform.defaultBusiness;
+    const created = (await call("POST", "/customers", { key: testKey, body: await customerBody("proj-1") })).body.data;
+    await call("PUT", `/customers/${created.id}`, { key: testKey, body: { ...(await customerBody("proj-1")), name: "Renamed" } });
+    for (const schema of ["engine", "bills"]) {
+      await eventually(async () => {
+        const { rows } = await platform.db.query(`SELECT name, status FROM ${schema}.customers WHERE id = $1`, [created.id]);
+        expect(rows).toEqual([{ name: "Renamed", status: "active" }]);
+      });
+    }
+  });
+
+  it("gives every new business a default webhook that reaches the dispatcher's routing table", async () => {
+    const { business } = await newBusiness("Hooked");
+    await eventually(async () => {
+      const { rows } = await platform.db.query(
+        "SELECT mode, url, is_default FROM dispatcher.webhooks WHERE business_id = $1 ORDER BY mode",
+        [business.id],
+      );
+      expect(rows).toEqual([
+        { mode: "live", url: "http://127.0.0.1:4000/hook", is_default: true },
+        { mode: "test", url: "http://127.0.0.1:4000/hook", is_default: true },
+      ]);
+    });
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { pino } from "pino";
+import { AppError, notFound } from "./errors";
+import { createHttpApp } from "./http-app";
+import { listen } from "./lifecycle";
+import { createMetrics } from "./metrics";
+import { redactSecrets } from "./logger";
+import { validate } from "./validate";
+import { z } from "zod";
+
+async function withApp(internalToken: string | undefined, run: (url: string) => Promise<void>) {
+  const app = createHttpApp({
+    name: "test",
+    logger: pino({ level: "silent" }),
+    metrics: createMetrics("test", false),
+    bodyLimit: "1kb",
+    internalToken,
+    readiness: { database: async () => true, broken: async () => Promise.reject(new Error("down")) },
+    routes: (app) => {
+      app.post("/echo", (req, res) => void res.json(validate(z.object({ a: z.number(), b: z.string() }), req.body)));
+      app.get("/missing", () => {
+        throw notFound("Thing", "t.1");
+      });
+      app.get("/exact", () => {
+        throw new AppError(400, "invalid-filter", "x", undefined, { statusCode: 400, message: "exact" });
+      });
+      app.get("/boom", () => {
+        throw new Error("database password is hunter2");
+      });
+    },
+  });
+  const server = await listen(app, 0);
+  try {
+    await run(server.url);
+  } finally {
+    await server.close();
+  }
+}
+
+const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+
+describe("http app", () => {
+  it("turns errors into the error model and never leaks internals", async () => {
+    await withApp(undefined, async (url) => {
+      const invalid = await post(`${url}/echo`, JSON.stringify({ a: "x" }));
+      expect(invalid.status).toBe(400);
+      const body = await invalid.json();
+      expect(body).toMatchObject({ statusCode: 400, code: "invalid-request" });
+      expect(body.errors.map((e: { path: string }) => e.path)).toEqual(["a", "b"]);
+      expect(await (await fetch(`${url}/missing`)).json()).toEqual({ statusCode: 404, code: "not-found", message: "Thing t.1 was not found" });
+      expect(await (await fetch(`${url}/exact`)).json()).toEqual({ statusCode: 400, message: "exact" });
+      const boom = await fetch(`${url}/boom`);
+      expect(boom.status).toBe(500);
+      const text = await boom.text();
+      expect(text).not.toContain("hunter2");
+      expect(JSON.parse(text)).toMatchObject({ statusCode: 500, code: "internal-error", errorId: expect.stringMatching(/^err\./) });
+      expect((await post(`${url}/echo`, "{")).status).toBe(400);
+      expect((await post(`${url}/echo`, JSON.stringify({ b: "x".repeat(2000) }))).status).toBe(413);
+      expect((await fetch(`${url}/nope`)).status).toBe(404);
+    });
+  });
+
+  it("reports readiness per check and serves metrics", async () => {
+    await withApp(undefined, async (url) => {
+      const ready = await fetch(`${url}/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ status: "not-ready", checks: { database: true, broken: false } });
+      expect(await (await fetch(`${url}/metrics`)).text()).toContain("http_request_duration_seconds");
+    });
+  });
+
+  it("requires the internal token on everything but health, readiness and metrics", async () => {
+    await withApp("internal-token-123456", async (url) => {
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+      expect((await fetch(`${url}/missing`)).status).toBe(401);
+      expect((await fetch(`${url}/missing`, { headers: { "x-internal-token": "wrong-token-12345678" } })).status).toBe(401);
+      expect((await fetch(`${url}/missing`, { headers: { "x-internal-token": "internal-token-123456" } })).status).toBe(404);
+    });
+  });
+});
+
+describe("redactSecrets", () => {
+  it("replaces secret-looking values at any depth", () => {
+    expect(
+      redactSecrets({ name: "n", signingKey: "s", nested: [{ pan: "4111", cvv: "123", keep: 1 }], apiKey: "k" }),
+    ).toEqual({ name: "n", signingKey: "[redacted]", nested: [{ pan: "[redacted]", cvv: "[redacted]", keep: 1 }], apiKey: "[redacted]" });
+  });
+});

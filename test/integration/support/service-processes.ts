@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+export const SERVICE_NAMES = [
+  "customer-service",
+  "webhook-registry",
+  "event-dispatcher",
+  "authorization-engine",
+  "bill-service",
+  "api-gateway",
+] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export interface RunningProcess {
+  name: ServiceName;
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** Starts one service as its own Node process (the distributed mode's main) and waits until /ready says ready. */
+export async function startServiceProcess(
+  name: ServiceName,
+  env: Record<string, string>,
+  port: number,
+  waitForReady = true,
+): Promise<RunningProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", `services/${name}/src/main.ts`], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: env.LOG_LEVEL ?? "warn" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const running: RunningProcess = {
+    name,
+    url,
+    child,
+    output: () => output,
+    kill: (signal = "SIGTERM") =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill(signal);
+      }),
+  };
+  if (waitForReady) await waitUntilReady(running);
+  return running;
+}
+
+async function waitUntilReady(p: RunningProcess, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (p.child.exitCode !== null) throw new Error(`${p.name} exited with ${p.child.exitCode}:\n${p.output()}`);
+    try {
+      const res = await fetch(`${p.url}/ready`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${p.name} not ready in time:\n${p.output()}`);
+}
+
+export interface Platform {
+  gatewayUrl: string;
+  operatorToken: string;
+  env: Record<string, string>;
+  ports: Record<ServiceName, number>;
+  processes: Map<ServiceName, RunningProcess>;
+  restart(name: ServiceName, extraEnv?: Record<string, string>, waitForReady?: boolean): Promise<RunningProcess>;
+  stop(): Promise<void>;
+}
+
+/** The six services as separate processes against the given database and Kafka brokers. */
+export async function startPlatform(databaseUrl: string, kafkaBrokers: string): Promise<Platform> {
+  const ports = {} as Record<ServiceName, number>;
+  for (const name of SERVICE_NAMES) ports[name] = await freePort();
+  const operatorToken = randomBytes(16).toString("hex");
+  const env: Record<string, string> = {
+    DATABASE_URL: databaseUrl,
+    KAFKA_BROKERS: kafkaBrokers,
+    INTERNAL_TOKEN: randomBytes(16).toString("hex"),
+    OPERATOR_TOKEN: operatorToken,
+    DB_POOL_SIZE: "4",
+    CUSTOMER_SERVICE_URL: `http://127.0.0.1:${ports["customer-service"]}`,
+    WEBHOOK_REGISTRY_URL: `http://127.0.0.1:${ports["webhook-registry"]}`,
+    EVENT_DISPATCHER_URL: `http://127.0.0.1:${ports["event-dispatcher"]}`,
+    AUTHORIZATION_ENGINE_URL: `http://127.0.0.1:${ports["authorization-engine"]}`,
+    BILL_SERVICE_URL: `http://127.0.0.1:${ports["bill-service"]}`,
+  };
+  const processes = new Map<ServiceName, RunningProcess>();
+  // Sequentially: concurrent first starts would race on creating the same Kafka topics and schemas.
+  for (const name of SERVICE_NAMES) processes.set(name, await startServiceProcess(name, env, ports[name]));
+  return {
+    gatewayUrl: `http://127.0.0.1:${ports["api-gateway"]}`,
+    operatorToken,
+    env,
+    ports,
+    processes,
+    async restart(name, extraEnv = {}, waitForReady = true) {
+      await processes.get(name)?.kill("SIGTERM");
+      const p = await startServiceProcess(name, { ...env, ...extraEnv }, ports[name], waitForReady);
+      processes.set(name, p);
+      return p;
+    },
+    async stop() {
+      await Promise.all([...processes.values()].map((p) => p.kill("SIGTERM")));
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { randomBytes } from "node:crypto";
+import { Kafka, logLevel, type Consumer } from "kafkajs";
+
+export interface TopicReader {
+  /** Values of every message seen so far whose key is `key`. */
+  byKey(key: string): unknown[];
+  stop(): Promise<void>;
+}
+
+/** Reads a topic from the beginning with a throwaway consumer group. */
+export async function readTopic(brokers: string, topic: string): Promise<TopicReader> {
+  const kafka = new Kafka({ clientId: "integration-test", brokers: brokers.split(","), logLevel: logLevel.NOTHING });
+  const consumer: Consumer = kafka.consumer({ groupId: `it-${randomBytes(6).toString("hex")}` });
+  const seen: Array<{ key: string; value: unknown }> = [];
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      seen.push({ key: message.key?.toString() ?? "", value: JSON.parse(message.value?.toString() ?? "null") });
+    },
+  });
+  return {
+    byKey: (key) => seen.filter((m) => m.key === key).map((m) => m.value),
+    stop: () => consumer.disconnect(),
+  };
+}
