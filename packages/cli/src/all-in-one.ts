@@ -6,7 +6,7 @@ import { createService as createCustomerService } from "@cardhold/customer-servi
 import { createService as createEventDispatcher } from "@cardhold/event-dispatcher";
 import { createService as createGateway, type GatewayService } from "@cardhold/api-gateway";
 import { createService as createWebhookRegistry } from "@cardhold/webhook-registry";
-import { createMemoryBus } from "@cardhold/bus";
+import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import { createDb, startEmbeddedPostgres, type Db } from "@cardhold/db";
 import {
   createLogger,
@@ -36,6 +36,8 @@ export interface AllInOne {
   upstreams: Record<string, string>;
   /** A database connection for tests that look behind the API. */
   db: Db;
+  /** The in-process bus, for tests and benchmarks that play another service's part. */
+  bus: MemoryBus;
   /** Resolves when every bus message published so far was handled. */
   drained(): Promise<void>;
   stop(): Promise<void>;
@@ -91,6 +93,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     gateway,
     upstreams,
     db: testDb,
+    bus,
     drained: () => bus.drained(),
     async stop() {
       for (const http of listening.reverse()) await http.close();

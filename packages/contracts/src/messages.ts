@@ -64,3 +64,19 @@ export const eventPublishedMessage = busEnvelope(
   z.object({ envelope: eventEnvelopeSchema, resourceId: z.string() }),
 );
 export type EventPublishedMessage = z.infer<typeof eventPublishedMessage>;
+
+/** decisions.v1 (key = authorization id) — what the receiver answered to a decision event, or why nothing usable came. */
+export const DECISION_ERRORS = ["timeout", "connection-error", "no-webhook", "dispatcher-restarted"] as const;
+export const decisionAnsweredMessage = busEnvelope(
+  "decision.answered",
+  z.object({
+    eventId: z.string(),
+    resourceId: z.string(),
+    webhookId: z.string().nullable(),
+    httpStatus: z.number().int().nullable(),
+    body: z.unknown(),
+    latencyMs: z.number().int().nullable(),
+    error: z.enum(DECISION_ERRORS).nullable(),
+  }),
+);
+export type DecisionAnsweredMessage = z.infer<typeof decisionAnsweredMessage>;

@@ -45,7 +45,7 @@ describe("http app", () => {
     await withApp(undefined, async (url) => {
       const invalid = await post(`${url}/echo`, JSON.stringify({ a: "x" }));
       expect(invalid.status).toBe(400);
-      const body = await invalid.json();
+      const body = (await invalid.json()) as any;
       expect(body).toMatchObject({ statusCode: 400, code: "invalid-request" });
       expect(body.errors.map((e: { path: string }) => e.path)).toEqual(["a", "b"]);
       expect(await (await fetch(`${url}/missing`)).json()).toEqual({ statusCode: 404, code: "not-found", message: "Thing t.1 was not found" });

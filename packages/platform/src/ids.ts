@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   message: "msg.",
   request: "req.",
   log: "log.",
+  delivery: "dlv.",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

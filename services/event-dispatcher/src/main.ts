@@ -1,4 +1,30 @@
+import { z } from "zod";
 import { runServiceProcess } from "@cardhold/platform";
+import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS } from "./domain/retry-schedule";
 import { createService, NAME } from "./service";
 
-await runServiceProcess({ name: NAME, defaultPort: 8083, create: (deps) => createService(deps) });
+const msList = z
+  .string()
+  .regex(/^\d+(,\d+)*$/, "must be a comma-separated list of milliseconds")
+  .default(DEFAULT_RETRY_DELAYS_MS.join(","))
+  .transform((s) => s.split(",").map(Number));
+
+await runServiceProcess({
+  name: NAME,
+  defaultPort: 8083,
+  configShape: {
+    /** Delays after each failed notification attempt; the last repeats. */
+    DISPATCHER_RETRY_DELAYS_MS: msList,
+    /** After this long since the first attempt an event is marked failed (3 days). */
+    DISPATCHER_RETRY_WINDOW_MS: z.coerce.number().int().min(1).default(DEFAULT_RETRY_WINDOW_MS),
+    DISPATCHER_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1024).default(64),
+    /** An in-flight delivery of a dispatcher that died is sent again after this long. */
+    DISPATCHER_CLAIM_MS: z.coerce.number().int().min(5_000).default(30_000),
+  },
+  create: (deps, config) =>
+    createService(deps, {
+      retrySchedule: { delaysMs: config.DISPATCHER_RETRY_DELAYS_MS, windowMs: config.DISPATCHER_RETRY_WINDOW_MS },
+      maxInFlight: config.DISPATCHER_MAX_IN_FLIGHT,
+      claimMs: config.DISPATCHER_CLAIM_MS,
+    }),
+});

@@ -1,22 +1,47 @@
 import { fileURLToPath } from "node:url";
+import { createOutboxRelay } from "@cardhold/bus";
 import { prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { createDeliveryWorker } from "./delivery/delivery.worker";
+import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS, type RetrySchedule } from "./domain/retry-schedule";
+import { eventRoutes } from "./http/routes";
 import { subscribeToEvents, subscribeToWebhooks } from "./messaging/consumers";
-import { SCHEMA } from "./store/dispatcher.store";
+import { SCHEMA } from "./store/webhooks.store";
 
 export const NAME = "event-dispatcher";
 const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
 
-/** Keeps the webhook routing table and the event log; delivery is built on these. */
-export async function createService(deps: ServiceDeps): Promise<Service> {
+export interface DispatcherOptions {
+  retrySchedule?: RetrySchedule;
+  maxInFlight?: number;
+  /** How long an in-flight delivery stays claimed; after a crash it is retried once this passes. */
+  claimMs?: number;
+}
+
+/** Signed delivery of events.v1 to webhooks, with retries; decision answers go back on decisions.v1. */
+export async function createService(deps: ServiceDeps, opts: DispatcherOptions = {}): Promise<Service> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
-  const app = serviceApp(NAME, deps, () => undefined);
+  const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const worker = createDeliveryWorker({
+    db: deps.db,
+    logger: deps.logger,
+    relay,
+    schedule: opts.retrySchedule ?? { delaysMs: DEFAULT_RETRY_DELAYS_MS, windowMs: DEFAULT_RETRY_WINDOW_MS },
+    maxInFlight: opts.maxInFlight,
+    claimMs: opts.claimMs,
+  });
+  const app = serviceApp(NAME, deps, (app) => eventRoutes(app, deps.db, worker.wake));
   return {
     name: NAME,
     app,
     async start() {
       await subscribeToWebhooks(deps.db, deps.bus, deps.logger);
-      await subscribeToEvents(deps.db, deps.bus, deps.logger);
+      await subscribeToEvents(deps.db, deps.bus, deps.logger, worker.wake, relay.wake);
+      relay.start();
+      worker.start();
     },
-    async stop() {},
+    async stop() {
+      await worker.stop();
+      await relay.stop();
+    },
   };
 }

@@ -1,8 +1,10 @@
 import type { Queryable } from "@cardhold/db";
-import type { EventPublishedMessage, WebhookChangedMessage } from "@cardhold/contracts";
+import type { WebhookChangedMessage } from "@cardhold/contracts";
+import type { RouteCandidate } from "../domain/routing";
 
 export const SCHEMA = "dispatcher";
 
+/** The routing table: the dispatcher's copy of webhooks.v1. Older versions never overwrite newer ones. */
 export async function upsertWebhook(db: Queryable, m: WebhookChangedMessage): Promise<void> {
   const w = m.data;
   await db.query(
@@ -19,11 +21,10 @@ export async function deleteWebhook(db: Queryable, id: string): Promise<void> {
   await db.query("DELETE FROM dispatcher.webhooks WHERE id = $1", [id]);
 }
 
-export async function insertEvent(db: Queryable, m: EventPublishedMessage): Promise<void> {
-  const { envelope, resourceId } = m.data;
-  await db.query(
-    `INSERT INTO dispatcher.events (id, business_id, mode, kind, resource_id, envelope)
-     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-    [envelope.metadata.event, m.businessId, m.mode, envelope.event, resourceId, JSON.stringify(envelope)],
+export async function webhooksOf(db: Queryable, businessId: string, mode: string): Promise<RouteCandidate[]> {
+  const { rows } = await db.query<{ id: string; events: string[]; status: RouteCandidate["status"]; is_default: boolean }>(
+    "SELECT id, events, status, is_default FROM dispatcher.webhooks WHERE business_id = $1 AND mode = $2",
+    [businessId, mode],
   );
+  return rows.map((r) => ({ id: r.id, events: r.events, status: r.status, isDefault: r.is_default }));
 }

@@ -1,0 +1,209 @@
+import type { Logger } from "pino";
+import { enqueue, type OutboxRelay } from "@cardhold/bus";
+import { TOPICS, type DecisionAnsweredMessage, type Mode } from "@cardhold/contracts";
+import type { Db, Queryable } from "@cardhold/db";
+import { DECISION_TIMEOUT_MS, isDelivered, NOTIFICATION_TIMEOUT_MS } from "../domain/delivery-policy";
+import { nextAttemptAt, parseRetryAfter, type RetrySchedule } from "../domain/retry-schedule";
+import {
+  claimDueDeliveries,
+  failExpiredDecisions,
+  finishDelivery,
+  reclaimExpiredNotifications,
+  recordAttempt,
+  scheduleRetry,
+  type ClaimedDelivery,
+} from "../store/deliveries.store";
+import { refreshEventStatus } from "../store/events.store";
+import { SCHEMA } from "../store/webhooks.store";
+import { sendSigned, type SendResult } from "./send";
+
+export interface DeliveryWorkerOptions {
+  db: Db;
+  logger: Logger;
+  relay: Pick<OutboxRelay, "wake">;
+  schedule: RetrySchedule;
+  /** Sends under way at once; a slow receiver holds only its own slots. */
+  maxInFlight?: number;
+  pollMs?: number;
+  /** How long a claimed delivery is ours; after a crash it is picked up again once this expires. */
+  claimMs?: number;
+}
+
+export interface DeliveryWorker {
+  start(): void;
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/** Decision answers (or why none came) go to the authorization engine on decisions.v1, through the outbox. */
+export async function enqueueDecision(
+  tx: Queryable,
+  d: { eventId: string; resourceId: string; webhookId: string | null; businessId: string; mode: string },
+  answer: Pick<DecisionAnsweredMessage["data"], "httpStatus" | "body" | "latencyMs" | "error">,
+): Promise<void> {
+  const value: DecisionAnsweredMessage = {
+    type: "decision.answered",
+    businessId: d.businessId,
+    mode: d.mode as Mode,
+    occurredAt: new Date().toISOString(),
+    data: { eventId: d.eventId, resourceId: d.resourceId, webhookId: d.webhookId, ...answer },
+  };
+  await enqueue(tx, SCHEMA, [{ topic: TOPICS.decisions, key: d.resourceId, value }]);
+}
+
+const parseJson = (text: string | null) => {
+  try {
+    return text === null ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return null;
+  }
+};
+
+/** Prepare (claim, look up the webhook) → send signed → record the attempt → schedule the next one or finish. */
+export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorker {
+  const { db, logger, relay, schedule } = opts;
+  const maxInFlight = opts.maxInFlight ?? 64;
+  const pollMs = opts.pollMs ?? 250;
+  const claimMs = opts.claimMs ?? 30_000;
+  const inFlight = new Set<Promise<void>>();
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wakeUp: (() => void) | undefined;
+  let lastReclaim = 0;
+
+  const record = async (c: ClaimedDelivery, url: string, startedAt: Date, result: SendResult) => {
+    const decision = c.policy === "decision";
+    await db.tx(async (tx) => {
+      await recordAttempt(tx, {
+        deliveryId: c.id, eventId: c.event_id, attemptNo: c.attempts, trigger: c.trigger, url, startedAt,
+        httpStatus: result.httpStatus, latencyMs: result.latencyMs, responseExcerpt: result.body?.slice(0, 1024) ?? null,
+        error: result.errorDetail,
+      });
+      if (decision) {
+        await finishDelivery(tx, c.id, isDelivered(result.httpStatus) ? "delivered" : "failed");
+        await enqueueDecision(
+          tx,
+          { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode },
+          { httpStatus: result.httpStatus, body: parseJson(result.body), latencyMs: result.latencyMs, error: result.error },
+        );
+      } else if (isDelivered(result.httpStatus)) {
+        await finishDelivery(tx, c.id, "delivered");
+      } else {
+        const now = Date.now();
+        const at = nextAttemptAt(
+          {
+            attemptNo: c.attempts,
+            firstAttemptAt: (c.first_attempt_at ?? startedAt).getTime(),
+            now,
+            httpStatus: result.httpStatus ?? undefined,
+            timedOut: result.error === "timeout",
+            retryAfterMs: parseRetryAfter(result.retryAfter, now),
+          },
+          schedule,
+        );
+        if (at === undefined) await finishDelivery(tx, c.id, "failed");
+        else await scheduleRetry(tx, c.id, new Date(at));
+      }
+      await refreshEventStatus(tx, c.event_id);
+    });
+    if (decision) relay.wake();
+  };
+
+  const deliver = async (c: ClaimedDelivery) => {
+    const startedAt = new Date();
+    if (!c.url || !c.signing_key) return failWebhookGone(c, startedAt);
+    const timeout = c.policy === "decision" ? DECISION_TIMEOUT_MS : NOTIFICATION_TIMEOUT_MS;
+    const result = await sendSigned(c.url, c.envelope, c.signing_key, c.event_id, timeout);
+    await record(c, c.url, startedAt, result);
+  };
+
+  /** The webhook was deleted after the event was routed to it: nothing to send to, the delivery fails. */
+  const failWebhookGone = async (c: ClaimedDelivery, startedAt: Date) => {
+    await db.tx(async (tx) => {
+      await recordAttempt(tx, {
+        deliveryId: c.id, eventId: c.event_id, attemptNo: c.attempts, trigger: c.trigger, url: "", startedAt,
+        httpStatus: null, latencyMs: null, responseExcerpt: null, error: "webhook no longer exists",
+      });
+      await finishDelivery(tx, c.id, "failed");
+      if (c.policy === "decision") {
+        await enqueueDecision(
+          tx,
+          { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode },
+          { httpStatus: null, body: null, latencyMs: null, error: "no-webhook" },
+        );
+      }
+      await refreshEventStatus(tx, c.event_id);
+    });
+  };
+
+  const reclaim = async () => {
+    if (Date.now() - lastReclaim < 1_000) return;
+    lastReclaim = Date.now();
+    const resent = await reclaimExpiredNotifications(db);
+    if (resent) logger.warn({ resent }, "reclaimed deliveries left in flight by a stopped dispatcher");
+    await db.tx(async (tx) => {
+      for (const d of await failExpiredDecisions(tx)) {
+        await enqueueDecision(
+          tx,
+          { eventId: d.event_id, resourceId: d.resource_id, webhookId: d.webhook_id, businessId: d.business_id, mode: d.mode },
+          { httpStatus: null, body: null, latencyMs: null, error: "dispatcher-restarted" },
+        );
+        await refreshEventStatus(tx, d.event_id);
+      }
+    });
+  };
+
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, pollMs);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const tick = async (): Promise<boolean> => {
+    await reclaim();
+    const free = maxInFlight - inFlight.size;
+    if (free <= 0) return false;
+    const claimed = await claimDueDeliveries(db, free, claimMs);
+    for (const c of claimed) {
+      const work = deliver(c)
+        .catch((err: unknown) => logger.error({ err, deliveryId: c.id }, "delivery bookkeeping failed; it will be retried"))
+        .finally(() => {
+          inFlight.delete(work);
+          wakeUp?.();
+        });
+      inFlight.add(work);
+    }
+    return claimed.length === free;
+  };
+
+  const run = async () => {
+    while (running) {
+      try {
+        if (!(await tick())) await sleep();
+      } catch (err) {
+        logger.warn({ err }, "delivery worker failed; retrying");
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+    }
+  };
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    wake() {
+      wakeUp?.();
+    },
+    async stop() {
+      running = false;
+      wakeUp?.();
+      await loop;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import type { Queryable } from "@cardhold/db";
+
+export interface ClaimedDelivery {
+  id: string;
+  event_id: string;
+  webhook_id: string;
+  resource_id: string;
+  policy: "decision" | "notification";
+  attempts: number;
+  trigger: "initial" | "scheduled" | "manual";
+  first_attempt_at: Date | null;
+  business_id: string;
+  mode: string;
+  envelope: string;
+  url: string | null;
+  signing_key: string | null;
+  event_created_at: Date;
+}
+
+/**
+ * Claims due deliveries for sending, at most `limit`. A delivery is due when its time has come and no earlier
+ * delivery of the same resource to the same webhook is unfinished (per-resource order). The claim lasts
+ * `claimMs`; a dispatcher that dies mid-send leaves it to expire and be claimed again.
+ */
+export async function claimDueDeliveries(db: Queryable, limit: number, claimMs: number): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.query<ClaimedDelivery & Record<string, unknown>>(
+    `WITH due AS (
+       SELECT d.id FROM dispatcher.deliveries d
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+          AND NOT EXISTS (
+            SELECT 1 FROM dispatcher.deliveries earlier
+             WHERE earlier.webhook_id = d.webhook_id AND earlier.resource_id = d.resource_id
+               AND earlier.seq < d.seq AND earlier.status IN ('pending', 'delivering'))
+        ORDER BY d.next_attempt_at, d.seq
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED),
+     claimed AS (
+       UPDATE dispatcher.deliveries d
+          SET status = 'delivering', attempts = d.attempts + 1, claimed_until = now() + $2 * interval '1 millisecond',
+              first_attempt_at = COALESCE(d.first_attempt_at, now()), updated_at = now()
+         FROM due WHERE d.id = due.id
+       RETURNING d.*)
+     SELECT c.id, c.event_id, c.webhook_id, c.resource_id, c.policy, c.attempts, c.trigger, c.first_attempt_at,
+            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, w.url, w.signing_key
+       FROM claimed c
+       JOIN dispatcher.events e ON e.id = c.event_id
+       LEFT JOIN dispatcher.webhooks w ON w.id = c.webhook_id`,
+    [limit, claimMs],
+  );
+  return rows;
+}
+
+/** A notification whose dispatcher died mid-send goes back to pending and is sent again. */
+export async function reclaimExpiredNotifications(db: Queryable): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE dispatcher.deliveries SET status = 'pending', claimed_until = NULL, updated_at = now()
+      WHERE status = 'delivering' AND claimed_until < now() AND policy = 'notification'`,
+  );
+  return rowCount ?? 0;
+}
+
+export interface ExpiredDecision {
+  id: string;
+  event_id: string;
+  webhook_id: string;
+  resource_id: string;
+  business_id: string;
+  mode: string;
+}
+
+/** A decision whose dispatcher died mid-send is not resent (the answer would come too late): it fails. */
+export async function failExpiredDecisions(db: Queryable): Promise<ExpiredDecision[]> {
+  const { rows } = await db.query<ExpiredDecision & Record<string, unknown>>(
+    `UPDATE dispatcher.deliveries d SET status = 'failed', claimed_until = NULL, updated_at = now()
+       FROM dispatcher.events e
+      WHERE e.id = d.event_id AND d.status = 'delivering' AND d.claimed_until < now() AND d.policy = 'decision'
+      RETURNING d.id, d.event_id, d.webhook_id, d.resource_id, e.business_id, e.mode`,
+  );
+  return rows;
+}
+
+export interface AttemptOutcome {
+  deliveryId: string;
+  eventId: string;
+  attemptNo: number;
+  trigger: string;
+  url: string;
+  startedAt: Date;
+  httpStatus: number | null;
+  latencyMs: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+}
+
+export async function recordAttempt(db: Queryable, a: AttemptOutcome): Promise<void> {
+  await db.query(
+    `INSERT INTO dispatcher.attempts
+       (delivery_id, event_id, attempt_no, trigger, url, started_at, http_status, latency_ms, response_excerpt, error)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [a.deliveryId, a.eventId, a.attemptNo, a.trigger, a.url, a.startedAt, a.httpStatus, a.latencyMs, a.responseExcerpt, a.error],
+  );
+}
+
+export async function finishDelivery(db: Queryable, id: string, status: "delivered" | "failed"): Promise<void> {
+  await db.query(
+    "UPDATE dispatcher.deliveries SET status = $2, claimed_until = NULL, updated_at = now() WHERE id = $1",
+    [id, status],
+  );
+}
+
+export async function scheduleRetry(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE dispatcher.deliveries SET status = 'pending', trigger = 'scheduled', next_attempt_at = $2,
+            claimed_until = NULL, updated_at = now() WHERE id = $1`,
+    [id, at],
+  );
+}

@@ -1,0 +1,283 @@
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryBus, type IncomingMessage, type MemoryBus } from "@cardhold/bus";
+import { TOPICS, type DecisionAnsweredMessage, type EventPublishedMessage, type WebhookChangedMessage } from "@cardhold/contracts";
+import { createDb, startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@cardhold/db";
+import { createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
+import { eventually } from "../../../test/support/eventually";
+import { FakeReceiver } from "../../../test/support/fake-receiver";
+import { sign } from "../src/domain/signature";
+import { createService } from "../src/service";
+
+const INTERNAL = "internal-token-for-dispatcher-tests";
+const logger = pino({ level: "silent" });
+let pg: EmbeddedPostgres;
+let db: Db;
+let bus: MemoryBus;
+let service: Service;
+let http: Listening;
+const decisions: DecisionAnsweredMessage[] = [];
+const receivers: FakeReceiver[] = [];
+
+beforeAll(async () => {
+  pg = await startEmbeddedPostgres();
+  db = createDb({ url: pg.url, poolSize: 4 });
+  bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
+  service = await createService(
+    { db, bus, logger, metrics: createMetrics("dispatcher", false), internalToken: INTERNAL },
+    { retrySchedule: { delaysMs: [200, 400], windowMs: 2_500 }, claimMs: 5_000 },
+  );
+  await service.start();
+  http = await listen(service.app, 0);
+  await bus.subscribe({
+    group: "test-decisions",
+    topics: [TOPICS.decisions],
+    handler: async (m: IncomingMessage) => void decisions.push(m.value as DecisionAnsweredMessage),
+  });
+});
+
+afterAll(async () => {
+  await http?.close();
+  await service?.stop();
+  await bus?.stop();
+  await Promise.all(receivers.map((r) => r.stop()));
+  await db?.close();
+  await pg?.stop();
+});
+
+async function receiver(): Promise<FakeReceiver> {
+  const r = new FakeReceiver();
+  receivers.push(r);
+  await r.start();
+  return r;
+}
+
+interface Hook {
+  id: string;
+  businessId: string;
+  signingKey: string;
+}
+
+async function webhook(businessId: string, url: string, change: Partial<WebhookChangedMessage["data"]> = {}): Promise<Hook> {
+  const data = { id: newId("webhook"), url, events: [], signingKey: `key-${Math.random()}`, status: "enabled" as const, isDefault: true, ...change };
+  const value: WebhookChangedMessage = { type: "webhook.changed", businessId, mode: "test", occurredAt: new Date().toISOString(), data };
+  await bus.publish([{ topic: TOPICS.webhooks, key: data.id, value }]);
+  return { id: data.id, businessId, signingKey: data.signingKey };
+}
+
+async function publishEvent(businessId: string, event: string, data: Record<string, unknown>, resourceId = `c.auth.${Math.random()}`) {
+  const id = newId("event");
+  const value: EventPublishedMessage = {
+    type: "event.published",
+    businessId,
+    mode: "test",
+    occurredAt: new Date().toISOString(),
+    data: { resourceId, envelope: { event, data: { id: resourceId, ...data }, metadata: { sentAt: new Date().toISOString(), event: id } } },
+  };
+  await bus.publish([{ topic: TOPICS.events, key: resourceId, value, id: `msg.${id}` }]);
+  return { id, resourceId, value };
+}
+
+async function api(method: string, path: string, businessId: string, body?: unknown) {
+  const res = await fetch(http.url + path, {
+    method,
+    headers: { "x-internal-token": INTERNAL, "x-business-id": businessId, "x-mode": "test", "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const business = () => newId("business");
+
+describe("notification delivery", () => {
+  it("POSTs the exact envelope bytes with a Service-Signature over them, once, and records the attempt", async () => {
+    const r = await receiver();
+    const biz = business();
+    const hook = await webhook(biz, r.url);
+    const { id } = await publishEvent(biz, "card.transaction.created", { amount: -50000, note: "ünïcode" });
+    await eventually(() => expect(r.byEvent(id)).toHaveLength(1));
+    const got = r.byEvent(id)[0]!;
+    expect(got.headers["service-signature"]).toBe(sign(got.raw, hook.signingKey));
+    expect(got.headers["content-type"]).toBe("application/json");
+    expect(got.json).toMatchObject({ event: "card.transaction.created", data: { amount: -50000 }, metadata: { event: id } });
+    const event = await eventually(async () => {
+      const res = await api("GET", `/events/${id}`, biz);
+      expect(res.body.data.status).toBe("delivered");
+      return res.body.data;
+    });
+    expect(event.deliveries).toEqual([
+      expect.objectContaining({ webhook: hook.id, status: "delivered", attempts: [expect.objectContaining({ attempt: 1, trigger: "initial", url: r.url, httpStatus: 200, error: null })] }),
+    ]);
+  });
+
+  it("sends again until HTTP 200, keeping the same event id and bytes", async () => {
+    const r = await receiver();
+    const biz = business();
+    await webhook(biz, r.url);
+    let calls = 0;
+    r.answerWith(() => (++calls <= 2 ? { status: calls === 1 ? 500 : 201 } : { status: 200 }));
+    const { id } = await publishEvent(biz, "card.authorization.closed", { status: "approved" });
+    await eventually(() => expect(r.byEvent(id)).toHaveLength(3), 10_000);
+    const attempts = r.byEvent(id);
+    expect(new Set(attempts.map((a) => a.raw.toString())).size).toBe(1);
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(150);
+    const event = await eventually(async () => {
+      const res = await api("GET", `/events/${id}`, biz);
+      expect(res.body.data.status).toBe("delivered");
+      return res.body.data;
+    });
+    expect(event.deliveries[0].attempts.map((a: { httpStatus: number; trigger: string }) => [a.httpStatus, a.trigger])).toEqual([
+      [500, "initial"],
+      [201, "scheduled"],
+      [200, "scheduled"],
+    ]);
+  });
+
+  it("marks the event failed when the retry window is used up, and POST /events/:id/retry sends it again now", async () => {
+    const r = await receiver();
+    const biz = business();
+    await webhook(biz, r.url);
+    r.answerWith({ status: 503 });
+    const { id } = await publishEvent(biz, "card.authorization.closed", { status: "declined" });
+    await eventually(async () => expect((await api("GET", `/events/${id}`, biz)).body.data.status).toBe("failed"), 10_000);
+    const before = r.byEvent(id).length;
+    expect(before).toBeGreaterThanOrEqual(3);
+    r.answerWith({ status: 200 });
+    expect((await api("POST", `/events/${id}/retry`, biz, { unexpected: 1 })).status).toBe(400);
+    const retried = await api("POST", `/events/${id}/retry`, biz, {});
+    expect(retried.status).toBe(200);
+    await eventually(async () => expect((await api("GET", `/events/${id}`, biz)).body.data.status).toBe("delivered"));
+    expect(r.byEvent(id).length).toBe(before + 1);
+    const attempts = (await api("GET", `/events/${id}`, biz)).body.data.deliveries[0].attempts;
+    expect(attempts.at(-1)).toMatchObject({ trigger: "manual", httpStatus: 200 });
+  });
+
+  it("answers 404 for another business's event", async () => {
+    const r = await receiver();
+    const biz = business();
+    await webhook(biz, r.url);
+    const { id } = await publishEvent(biz, "card.transaction.created", {});
+    await eventually(() => expect(r.byEvent(id)).toHaveLength(1));
+    expect((await api("GET", `/events/${id}`, business())).status).toBe(404);
+    expect((await api("POST", `/events/${id}/retry`, business(), {})).status).toBe(404);
+  });
+});
+
+describe("decision events", () => {
+  it("are sent once and their answer is published on decisions.v1", async () => {
+    const r = await receiver();
+    const biz = business();
+    const hook = await webhook(biz, r.url);
+    r.answerWith({ status: 200, body: { action: "approve" } });
+    const { id, resourceId } = await publishEvent(biz, "card.authorization.request", { type: "capture", status: "pending" });
+    const answer = await eventually(() => {
+      const found = decisions.find((d) => d.data.eventId === id);
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(answer).toMatchObject({ businessId: biz, mode: "test", data: { resourceId, webhookId: hook.id, httpStatus: 200, body: { action: "approve" }, error: null } });
+    expect(answer.data.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("are not retried after a failure; the failure is the answer", async () => {
+    const r = await receiver();
+    const biz = business();
+    await webhook(biz, r.url);
+    r.answerWith({ status: 500, body: { oops: true } });
+    const { id } = await publishEvent(biz, "card.authorization.update", { status: "pending" });
+    await eventually(() => expect(decisions.find((d) => d.data.eventId === id)?.data.httpStatus).toBe(500));
+    await new Promise((res) => setTimeout(res, 600));
+    expect(r.byEvent(id)).toHaveLength(1);
+  });
+
+  it("time out after 4 seconds with error timeout", async () => {
+    const r = await receiver();
+    const biz = business();
+    await webhook(biz, r.url);
+    r.answerWith({ status: 200, body: { action: "approve" }, delayMs: 6_000 });
+    const started = Date.now();
+    const { id } = await publishEvent(biz, "card.authorization.request", { type: "check" });
+    const answer = await eventually(() => {
+      const found = decisions.find((d) => d.data.eventId === id);
+      expect(found).toBeDefined();
+      return found!;
+    }, 10_000);
+    expect(answer.data).toMatchObject({ error: "timeout", httpStatus: null });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_900);
+    expect(Date.now() - started).toBeLessThan(6_000);
+  });
+
+  it("with no webhook to send to are answered at once with no-webhook", async () => {
+    const { id } = await publishEvent(business(), "card.authorization.request", { type: "capture" });
+    await eventually(() => expect(decisions.find((d) => d.data.eventId === id)?.data.error).toBe("no-webhook"));
+  });
+});
+
+describe("routing and isolation", () => {
+  it("an enabled webhook takes its kinds from the default; disabling gives them back", async () => {
+    const fallback = await receiver();
+    const special = await receiver();
+    const biz = business();
+    await webhook(biz, fallback.url);
+    const extra = await webhook(biz, special.url, { isDefault: false, events: ["card.transaction.created"], status: "created" });
+    const first = await publishEvent(biz, "card.transaction.created", {});
+    await eventually(() => expect(fallback.byEvent(first.id)).toHaveLength(1));
+
+    await webhook(biz, special.url, { id: extra.id, signingKey: extra.signingKey, isDefault: false, events: ["card.transaction.created"], status: "enabled" });
+    const second = await publishEvent(biz, "card.transaction.created", {});
+    const other = await publishEvent(biz, "card.authorization.closed", { status: "approved" });
+    await eventually(() => expect(special.byEvent(second.id)).toHaveLength(1));
+    expect(special.byEvent(second.id)[0]!.headers["service-signature"]).toBe(sign(special.byEvent(second.id)[0]!.raw, extra.signingKey));
+    await eventually(() => expect(fallback.byEvent(other.id)).toHaveLength(1));
+    expect(fallback.byEvent(second.id)).toHaveLength(0);
+
+    await webhook(biz, special.url, { id: extra.id, signingKey: extra.signingKey, isDefault: false, events: ["card.transaction.created"], status: "disabled" });
+    const third = await publishEvent(biz, "card.transaction.created", {});
+    await eventually(() => expect(fallback.byEvent(third.id)).toHaveLength(1));
+    expect(special.byEvent(third.id)).toHaveLength(0);
+  });
+
+  it("events about one resource arrive in the order produced, while other resources are not held up", async () => {
+    const r = await receiver();
+    const biz = business();
+    await webhook(biz, r.url);
+    const resource = `c.auth.${Math.random()}`;
+    let failuresLeft = 2;
+    r.answerWith((req) => (req.json?.data?.id === resource && req.json?.data?.step === 1 && failuresLeft-- > 0 ? { status: 500 } : { status: 200 }));
+    const one = await publishEvent(biz, "card.authorization.closed", { step: 1, status: "approved" }, resource);
+    const two = await publishEvent(biz, "card.transaction.created", { step: 2 }, resource);
+    const elsewhere = await publishEvent(biz, "card.transaction.created", { step: 9 });
+    await eventually(() => expect(r.byEvent(elsewhere.id)).toHaveLength(1));
+    expect(r.byEvent(two.id)).toHaveLength(0);
+    await eventually(() => expect(r.byEvent(two.id)).toHaveLength(1), 10_000);
+    const order = r.received.filter((q) => q.json?.data?.id === resource).map((q) => q.json.metadata.event);
+    expect(order).toEqual([one.id, one.id, one.id, two.id]);
+  });
+
+  it("a slow receiver does not delay another business's deliveries", async () => {
+    const slow = await receiver();
+    const fast = await receiver();
+    slow.answerWith({ status: 200, delayMs: 2_000 });
+    const slowBiz = business();
+    const fastBiz = business();
+    await webhook(slowBiz, slow.url);
+    await webhook(fastBiz, fast.url);
+    for (let i = 0; i < 5; i++) await publishEvent(slowBiz, "card.transaction.created", { i });
+    const started = Date.now();
+    const quick = await publishEvent(fastBiz, "card.transaction.created", {});
+    await eventually(() => expect(fast.byEvent(quick.id)).toHaveLength(1));
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("a redelivered events.v1 message is delivered once", async () => {
+    const r = await receiver();
+    const biz = business();
+    await webhook(biz, r.url);
+    const { id, value, resourceId } = await publishEvent(biz, "card.transaction.created", {});
+    await bus.publish([{ topic: TOPICS.events, key: resourceId, value, id: `msg.${id}` }]);
+    await bus.publish([{ topic: TOPICS.events, key: resourceId, value, id: `msg.other.${id}` }]);
+    await eventually(() => expect(r.byEvent(id)).toHaveLength(1));
+    await new Promise((res) => setTimeout(res, 500));
+    expect(r.byEvent(id)).toHaveLength(1);
+  });
+});
