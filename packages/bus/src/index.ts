@@ -6,3 +6,4 @@ export * from "./messaging-tables";
 export * from "./outbox";
 export * from "./partition";
 export * from "./message-id";
+export * from "./wakeable-sleep";

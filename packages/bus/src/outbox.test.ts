@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
-import { createDb, startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@cardhold/db";
+import { startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@cardhold/db";
 import type { IncomingMessage } from "./bus";
 import { handleOnce } from "./inbox";
 import { createMemoryBus } from "./memory-bus";
@@ -13,12 +13,11 @@ let db: Db;
 
 beforeAll(async () => {
   server = await startEmbeddedPostgres();
-  db = createDb({ url: server.url, poolSize: 3 });
+  db = server.db;
   await migrateMessaging(db, "svc");
   await db.query("CREATE TABLE svc.things (id text PRIMARY KEY)");
 });
 afterAll(async () => {
-  await db.close();
   await server.stop();
 });
 

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Db, Queryable } from "@cardhold/db";
 import { newMessageId } from "./message-id";
 import type { Bus, OutgoingMessage } from "./bus";
+import { createWakeableSleep } from "./wakeable-sleep";
 
 /**
  * Writes messages to the service's outbox inside the caller's transaction, so the change and its messages commit
@@ -58,7 +59,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const owner = randomUUID();
   let running = false;
   let loop: Promise<void> | undefined;
-  let wakeUp: (() => void) | undefined;
+  const idle = createWakeableSleep(idleMs);
   let lastPrune = 0;
 
   const holdLease = async () => {
@@ -101,15 +102,6 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     await db.query(`DELETE FROM ${schema}.outbox WHERE published_at < now() - interval '1 day'`);
   };
 
-  const sleep = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, idleMs);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
   const run = async () => {
     let failures = 0;
     while (running) {
@@ -117,7 +109,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
         const more = await publishBatch();
         await prune();
         failures = 0;
-        if (!more) await sleep();
+        if (!more) await idle.sleep();
       } catch (err) {
         failures += 1;
         logger.warn({ err, schema, failures }, "outbox relay failed; will retry");
@@ -132,12 +124,10 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       running = true;
       loop = run();
     },
-    wake() {
-      wakeUp?.();
-    },
+    wake: idle.wake,
     async stop() {
       running = false;
-      wakeUp?.();
+      idle.wake();
       await loop;
       // Hand the lease over at once instead of letting a successor wait for it to expire.
       await db

@@ -149,7 +149,8 @@ describe("customers through the gateway", () => {
     expect(updated.verifications).toEqual([{ type: "tier-3", status: "verified" }]);
     expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.updatedAt));
     const other = await newBusiness("Snoop");
-    expect((await call("GET", `/customers/${created.id}`, { key: other.testKey })).status).toBe(404);
+    const snooped = await call("GET", `/customers/${created.id}`, { key: other.testKey });
+    expect(snooped.status).toBe(404);
     expect((await call("PUT", `/customers/${created.id}`, { key: other.testKey, body: update })).status).toBe(404);
     expect((await call("GET", "/customers/cus.unknown", { key: testKey })).status).toBe(404);
   });

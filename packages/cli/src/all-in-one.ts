@@ -7,7 +7,7 @@ import { createService as createEventDispatcher } from "@cardhold/event-dispatch
 import { createService as createGateway, type GatewayService } from "@cardhold/api-gateway";
 import { createService as createWebhookRegistry } from "@cardhold/webhook-registry";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
-import { createDb, startEmbeddedPostgres, type Db } from "@cardhold/db";
+import { startEmbeddedPostgres, type Db } from "@cardhold/db";
 import {
   createLogger,
   createMetrics,
@@ -51,12 +51,14 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
   const bus = createMemoryBus({ logger: rootLogger });
   await bus.start();
   const internalToken = randomBytes(24).toString("hex");
-  const pools: Db[] = [];
-  const depsFor = (name: string): ServiceDeps => {
-    const db = createDb({ url: pg.url, poolSize: 3, applicationName: name });
-    pools.push(db);
-    return { db, bus, logger: createLogger(name, logLevel), metrics: createMetrics(name, false), internalToken };
-  };
+  // Every service shares the embedded database's single connection (see EmbeddedPostgres.db).
+  const depsFor = (name: string): ServiceDeps => ({
+    db: pg.db,
+    bus,
+    logger: createLogger(name, logLevel),
+    metrics: createMetrics(name, false),
+    internalToken,
+  });
 
   const services: Service[] = [];
   const listening: Listening[] = [];
@@ -85,14 +87,13 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     dataDir: opts.dataDir,
     webhookUrl: opts.defaultWebhookUrl ?? "http://127.0.0.1:4000/webhook",
   });
-  const testDb = depsFor("tests").db;
 
   return {
     url: front.url,
     defaultBusiness,
     gateway,
     upstreams,
-    db: testDb,
+    db: pg.db,
     bus,
     drained: () => bus.drained(),
     async stop() {
@@ -101,7 +102,6 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
       // Let consumers finish what the relays published; the in-memory bus keeps nothing across a restart.
       await bus.drained(5_000).catch(() => rootLogger.warn("bus not drained before stop"));
       await bus.stop();
-      for (const db of pools) await db.close();
       await pg.stop();
     },
   };

@@ -2,10 +2,17 @@ import { mkdir } from "node:fs/promises";
 import { createServer } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { createDb, type Db } from "./db";
 
 export interface EmbeddedPostgres {
   /** A postgres:// URL that pg clients use like any server. */
   url: string;
+  /**
+   * The one pool to use: a single connection. PGlite has one session, and its socket server interleaves the
+   * protocol messages of different connections, so two connections running parameterised queries at once can
+   * bind one query's values to the other's statement. Share this Db; do not open more connections to `url`.
+   */
+  db: Db;
   stop(): Promise<void>;
 }
 
@@ -13,7 +20,7 @@ export interface EmbeddedPostgresOptions {
   /** Directory for the data files; in memory when omitted. */
   dataDir?: string;
   port?: number;
-  /** Connections accepted at once; every service's pool must fit (default 40). */
+  /** Connections accepted at once (default 4: the shared pool plus a debugging client). */
   maxConnections?: number;
 }
 
@@ -37,11 +44,15 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions = {}):
   if (opts.dataDir) await mkdir(opts.dataDir, { recursive: true });
   const db = opts.dataDir ? await PGlite.create(opts.dataDir) : await PGlite.create();
   const port = opts.port ?? (await freePort());
-  const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1", maxConnections: opts.maxConnections ?? 40 });
+  const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1", maxConnections: opts.maxConnections ?? 4 });
   await server.start();
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const pool = createDb({ url, poolSize: 1, applicationName: "embedded" });
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url,
+    db: pool,
     async stop() {
+      await pool.close();
       await server.stop();
       await db.close();
     },

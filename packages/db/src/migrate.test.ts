@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db, PG_UNIQUE_VIOLATION, pgErrorCode } from "./db";
+import { type Db, PG_UNIQUE_VIOLATION, pgErrorCode } from "./db";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres";
 import { migrate, type Migration } from "./migrate";
 
@@ -8,10 +8,9 @@ let db: Db;
 
 beforeAll(async () => {
   pgServer = await startEmbeddedPostgres();
-  db = createDb({ url: pgServer.url, poolSize: 3 });
+  db = pgServer.db;
 });
 afterAll(async () => {
-  await db.close();
   await pgServer.stop();
 });
 

@@ -4,6 +4,7 @@ import {
   applyExpand,
   applySelect,
   compileCountQuery,
+  compileCursorCheck,
   compileListQuery,
   finishPage,
   parseListQuery,
@@ -27,6 +28,10 @@ const INVALID_REGEX = "2201B";
 export async function listResource<Row>(req: Request, opts: ListOptions<Row>) {
   const query = parseOrThrow(req.query as Record<string, unknown>, opts.spec);
   try {
+    const cursorCheck = compileCursorCheck(query, opts.spec, opts.scope);
+    if (cursorCheck && (await opts.db.query(cursorCheck.text, cursorCheck.values)).rowCount === 0) {
+      throw new AppError(400, "invalid-query", `no ${opts.spec.name} ${query.after ?? query.before} to page from`);
+    }
     const page = compileListQuery(query, opts.spec, opts.scope);
     const { rows } = await opts.db.query(page.text, page.values);
     const { data, metadata } = finishPage(rows as Row[], query);

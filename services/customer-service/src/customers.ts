@@ -1,5 +1,5 @@
 import { enqueue, type OutboxRelay } from "@cardhold/bus";
-import { TOPICS, type CustomerChangedMessage, type CustomerRecord, type Mode } from "@cardhold/contracts";
+import { TOPICS, type CustomerChangedMessage, type CustomerRecord, type CustomerRequest, type Mode } from "@cardhold/contracts";
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db, type Queryable } from "@cardhold/db";
 import { conflict, failpoint, newId, notFound } from "@cardhold/platform";
 import { parseCustomerRequest, storedClaims, toCustomerRecord } from "./domain/customer";
@@ -9,6 +9,18 @@ export interface CustomerUseCases {
   create(scope: Scope, body: unknown): Promise<CustomerRecord>;
   update(scope: Scope, id: string, body: unknown): Promise<CustomerRecord>;
   get(scope: Scope, id: string): Promise<CustomerRecord>;
+}
+
+/** The stored fields of a validated request (identity urls dropped). */
+function storedFields(request: CustomerRequest) {
+  return {
+    name: request.name,
+    reference: request.reference,
+    type: request.type,
+    claims: storedClaims(request.claims),
+    verifications: request.verifications,
+    metadata: request.metadata,
+  };
 }
 
 function changedMessage(type: CustomerChangedMessage["type"], scope: Scope, record: CustomerRecord) {
@@ -51,12 +63,7 @@ export function customerUseCases(db: Db, relay: Pick<OutboxRelay, "wake">): Cust
         commit(async (tx) => {
           const row = await insertCustomer(tx, scope, {
             id: newId("customer"),
-            name: request.name,
-            reference: request.reference,
-            type: request.type,
-            claims: storedClaims(request.claims),
-            verifications: request.verifications,
-            metadata: request.metadata,
+            ...storedFields(request),
             created_at: now,
             updated_at: now,
           });
@@ -71,16 +78,7 @@ export function customerUseCases(db: Db, relay: Pick<OutboxRelay, "wake">): Cust
       const request = parseCustomerRequest(body);
       return uniqueReference(request.reference, () =>
         commit(async (tx) => {
-          const row = await updateCustomer(tx, scope, {
-            id,
-            name: request.name,
-            reference: request.reference,
-            type: request.type,
-            claims: storedClaims(request.claims),
-            verifications: request.verifications,
-            metadata: request.metadata,
-            updated_at: new Date(),
-          });
+          const row = await updateCustomer(tx, scope, { id, ...storedFields(request), updated_at: new Date() });
           if (!row) throw notFound("Customer", id);
           const record = toCustomerRecord(row);
           await enqueue(tx, SCHEMA, [changedMessage("customer.updated", scope, record)]);

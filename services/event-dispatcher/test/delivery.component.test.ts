@@ -2,7 +2,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryBus, type IncomingMessage, type MemoryBus } from "@cardhold/bus";
 import { TOPICS, type DecisionAnsweredMessage, type EventPublishedMessage, type WebhookChangedMessage } from "@cardhold/contracts";
-import { createDb, startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@cardhold/db";
+import { startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@cardhold/db";
 import { createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
 import { eventually } from "../../../test/support/eventually";
 import { FakeReceiver } from "../../../test/support/fake-receiver";
@@ -21,7 +21,7 @@ const receivers: FakeReceiver[] = [];
 
 beforeAll(async () => {
   pg = await startEmbeddedPostgres();
-  db = createDb({ url: pg.url, poolSize: 4 });
+  db = pg.db;
   bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
   service = await createService(
     { db, bus, logger, metrics: createMetrics("dispatcher", false), internalToken: INTERNAL },
@@ -41,7 +41,6 @@ afterAll(async () => {
   await service?.stop();
   await bus?.stop();
   await Promise.all(receivers.map((r) => r.stop()));
-  await db?.close();
   await pg?.stop();
 });
 

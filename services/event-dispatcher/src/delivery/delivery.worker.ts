@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { enqueue, type OutboxRelay } from "@cardhold/bus";
+import { createWakeableSleep, enqueue, type OutboxRelay } from "@cardhold/bus";
 import { TOPICS, type DecisionAnsweredMessage, type Mode } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
 import { DECISION_TIMEOUT_MS, isDelivered, NOTIFICATION_TIMEOUT_MS } from "../domain/delivery-policy";
@@ -68,7 +68,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const inFlight = new Set<Promise<void>>();
   let running = false;
   let loop: Promise<void> | undefined;
-  let wakeUp: (() => void) | undefined;
+  const idle = createWakeableSleep(pollMs);
   let lastReclaim = 0;
 
   const record = async (c: ClaimedDelivery, url: string, startedAt: Date, result: SendResult) => {
@@ -153,15 +153,6 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     });
   };
 
-  const sleep = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, pollMs);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
   const tick = async (): Promise<boolean> => {
     await reclaim();
     const free = maxInFlight - inFlight.size;
@@ -172,7 +163,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
         .catch((err: unknown) => logger.error({ err, deliveryId: c.id }, "delivery bookkeeping failed; it will be retried"))
         .finally(() => {
           inFlight.delete(work);
-          wakeUp?.();
+          idle.wake();
         });
       inFlight.add(work);
     }
@@ -182,7 +173,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const run = async () => {
     while (running) {
       try {
-        if (!(await tick())) await sleep();
+        if (!(await tick())) await idle.sleep();
       } catch (err) {
         logger.warn({ err }, "delivery worker failed; retrying");
         await new Promise((r) => setTimeout(r, 1_000));
@@ -196,12 +187,10 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       running = true;
       loop = run();
     },
-    wake() {
-      wakeUp?.();
-    },
+    wake: idle.wake,
     async stop() {
       running = false;
-      wakeUp?.();
+      idle.wake();
       await loop;
       await Promise.allSettled([...inFlight]);
     },

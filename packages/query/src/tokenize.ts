@@ -1,0 +1,86 @@
+import { malformedFilter } from "./errors";
+import { OPERATORS, type Operator } from "./types";
+
+/** A filter expression as written, before it is checked against a resource. */
+export interface RawExpression {
+  field: string;
+  op: Operator;
+  value: string;
+  /** The value was quoted: it stays a string even when it looks numeric. */
+  quoted: boolean;
+}
+
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_-]+)*/;
+const SHORTHANDS: Array<[string, Operator]> = [
+  ["!=", "ne"], [">=", "gte"], ["<=", "lte"], [":", "eq"], ["=", "eq"], [">", "gt"], ["<", "lt"], ["~", "like"],
+];
+
+/** Splits a filter parameter into expressions: `field|op|value` or a shorthand, separated by whitespace. */
+export function tokenizeFilter(input: string): RawExpression[] {
+  const expressions: RawExpression[] = [];
+  let i = 0;
+  while (i < input.length) {
+    if (/\s/.test(input[i]!)) {
+      i++;
+      continue;
+    }
+    const { expression, end } = readExpression(input, i);
+    expressions.push(expression);
+    i = end;
+  }
+  return expressions;
+}
+
+function readExpression(input: string, start: number): { expression: RawExpression; end: number } {
+  let i = start;
+  const negated = input[i] === "-";
+  if (negated) i++;
+  const field = FIELD.exec(input.slice(i))?.[0];
+  if (!field) throw malformedFilter();
+  i += field.length;
+  let op: Operator;
+  if (input[i] === "|") {
+    const close = input.indexOf("|", i + 1);
+    const word = close < 0 ? "" : input.slice(i + 1, close);
+    if (negated || !(OPERATORS as readonly string[]).includes(word)) throw malformedFilter();
+    op = word as Operator;
+    i = close + 1;
+  } else {
+    const shorthand = SHORTHANDS.find(([symbol]) => input.startsWith(symbol, i));
+    if (!shorthand) throw malformedFilter();
+    op = shorthand[1];
+    i += shorthand[0].length;
+    if (negated) {
+      if (op === "eq" && shorthand[0] === ":") op = "ne";
+      else if (op === "like") op = "nlike";
+      else throw malformedFilter();
+    }
+  }
+  const { value, quoted, end } = readValue(input, i);
+  return { expression: { field, op, value, quoted }, end };
+}
+
+function readValue(input: string, start: number): { value: string; quoted: boolean; end: number } {
+  const open = input[start];
+  if (open === '"' || open === "<") {
+    const close = open === '"' ? '"' : ">";
+    let value = "";
+    for (let i = start + 1; i < input.length; i++) {
+      const c = input[i]!;
+      if (c === "\\" && i + 1 < input.length) {
+        value += input[++i];
+      } else if (c === close) {
+        const end = i + 1;
+        if (end < input.length && !/\s/.test(input[end]!)) throw malformedFilter();
+        return { value, quoted: true, end };
+      } else {
+        value += c;
+      }
+    }
+    throw malformedFilter();
+  }
+  let end = start;
+  while (end < input.length && !/\s/.test(input[end]!)) end++;
+  if (end === start) throw malformedFilter();
+  return { value: input.slice(start, end), quoted: false, end };
+}
