@@ -83,8 +83,10 @@ function nested(path: string[], value: Scalar): unknown {
 
 function pathCondition(c: Condition, p: Params): string {
   const col = column(c.spec.column);
-  const path = p.add(c.path);
-  const text = `(${col} #>> ${path}::text[])`;
+  // Bound only where used: Postgres cannot type a parameter that the statement never mentions.
+  let boundPath: string | undefined;
+  const path = () => (boundPath ??= p.add(c.path));
+  const textOf = () => `(${col} #>> ${path()}::text[])`;
   const equals = (value: Scalar) =>
     `(${jsonAlternatives(value).map((v) => `${col} @> ${p.add(JSON.stringify(nested(c.path, v)))}::jsonb`).join(" OR ")})`;
   switch (c.op) {
@@ -93,18 +95,23 @@ function pathCondition(c: Condition, p: Params): string {
     case "ne":
       return `NOT ${equals(c.value as Scalar)}`;
     case "in":
-      return `${text} = ANY(${p.add((c.value as Scalar[]).map(String))}::text[])`;
-    case "nin":
+      return `${textOf()} = ANY(${p.add((c.value as Scalar[]).map(String))}::text[])`;
+    case "nin": {
+      const text = textOf();
       return `(${text} IS NULL OR NOT (${text} = ANY(${p.add((c.value as Scalar[]).map(String))}::text[])))`;
+    }
     case "like":
-      return `${text} ~* ${p.add(c.value)}::text`;
-    case "nlike":
+      return `${textOf()} ~* ${p.add(c.value)}::text`;
+    case "nlike": {
+      const text = textOf();
       return `(${text} IS NULL OR ${text} !~* ${p.add(c.value)}::text)`;
+    }
     case "exists":
-      return c.value ? `${col} #> ${path}::text[] IS NOT NULL` : `${col} #> ${path}::text[] IS NULL`;
+      return `${col} #> ${path()}::text[] IS ${c.value ? "NOT " : ""}NULL`;
     default: {
+      const text = textOf();
       if (typeof c.value === "number") {
-        const number = `(CASE WHEN jsonb_typeof(${col} #> ${path}::text[]) = 'number' THEN ${text}::numeric END)`;
+        const number = `(CASE WHEN jsonb_typeof(${col} #> ${path()}::text[]) = 'number' THEN ${text}::numeric END)`;
         return `${number} ${COMPARE[c.op]} ${p.add(c.value)}::numeric`;
       }
       return `${text} ${COMPARE[c.op]} ${p.add(c.value)}::text`;

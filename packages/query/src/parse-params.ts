@@ -75,13 +75,18 @@ function parseExpand(text: string | undefined, spec: ResourceSpec): Map<string, 
     if (!Object.hasOwn(spec.relations ?? {}, segments[0]!)) throw invalidQuery(`"${segments[0]}" cannot be expanded on ${spec.name}`);
     const fields = subfields === undefined ? undefined : subfields.split(",");
     if (fields?.some((f) => !NAME.test(f))) throw invalidQuery(`expand "${entry}" names an invalid field`);
-    for (let depth = 1; depth < segments.length; depth++) {
-      const parent = segments.slice(0, depth).join(".");
-      if (!expand.has(parent)) expand.set(parent, undefined);
+    if (!expand.has(path!)) {
+      expand.set(path!, fields);
+    } else {
+      // Several selects of one path merge; a bare path (all fields) wins over any subset.
+      const before = expand.get(path!);
+      expand.set(path!, before === undefined || fields === undefined ? undefined : [...new Set([...before, ...fields])]);
     }
-    const before = expand.get(path!);
-    const merged = expand.has(path!) && (before === undefined || fields === undefined) ? undefined : [...new Set([...(before ?? []), ...(fields ?? [])])];
-    expand.set(path!, merged);
+  }
+  // Expanding card.program expands card too (all its fields unless card was given a select of its own).
+  for (const path of [...expand.keys()]) {
+    const parent = path.split(".")[0]!;
+    if (!expand.has(parent)) expand.set(parent, undefined);
   }
   return expand;
 }
