@@ -33,12 +33,21 @@ function resolveField(name: string, spec: ResourceSpec, where: string): { field:
   throw invalidQuery(`unknown field "${name}" in ${where}: "${head}" has no nested fields`);
 }
 
+const MAX_TIME = 8.64e15;
+
+/** An ISO 8601 date (a real calendar day) or epoch milliseconds, passed on in one canonical form. */
 function dateValue(text: string, field: string): string {
-  if (NUMERIC.test(text)) return new Date(Number(text)).toISOString();
-  if (!ISO_DATE.test(text) || Number.isNaN(Date.parse(text))) {
-    throw invalidQuery(`"${text}" is not an ISO 8601 date for field "${field}"`);
+  const bad = () => invalidQuery(`"${text}" is not an ISO 8601 date for field "${field}"`);
+  if (NUMERIC.test(text)) {
+    if (Math.abs(Number(text)) > MAX_TIME) throw bad();
+    return new Date(Number(text)).toISOString();
   }
-  return text;
+  if (!ISO_DATE.test(text)) throw bad();
+  const [y, m, d] = text.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  const time = Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text);
+  if (day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d || Number.isNaN(time)) throw bad();
+  return new Date(time).toISOString();
 }
 
 function typedValue(raw: RawExpression, kind: FieldType | "path", field: string): Condition["value"] {
@@ -48,7 +57,7 @@ function typedValue(raw: RawExpression, kind: FieldType | "path", field: string)
     return value === "true";
   }
   if (op === "size" || op === "nsize") {
-    if (!/^\d+$/.test(value)) throw invalidQuery(`${op} takes a whole number, not "${value}"`);
+    if (!/^\d{1,9}$/.test(value)) throw invalidQuery(`${op} takes a whole number, not "${value}"`);
     return Number(value);
   }
   const one = (text: string): Scalar => {
@@ -58,6 +67,7 @@ function typedValue(raw: RawExpression, kind: FieldType | "path", field: string)
       return text;
     }
     const parsed = scalar(text, quoted);
+    if (typeof parsed === "number" && !Number.isFinite(parsed)) throw invalidQuery(`"${text}" is too large a number`);
     if (kind === "number" && typeof parsed !== "number") throw invalidQuery(`field "${field}" takes a number, not "${text}"`);
     if ((kind === "string" || kind === "id") ) return String(text);
     return parsed;

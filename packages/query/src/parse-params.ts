@@ -106,6 +106,12 @@ function parseCountTotal(text: string | undefined): boolean {
 
 /** Reads express's req.query into a validated ListQuery; every problem is a QueryError (400). */
 export function parseListQuery(raw: Record<string, unknown>, spec: ResourceSpec): ListQuery {
+  for (const name of ["filter", "or", "nor", "and", "select", "expand", "sort", "limit", "before", "after", "countTotal"]) {
+    const value = raw[name];
+    const texts = Array.isArray(value) ? value : [value];
+    // Postgres text cannot hold NUL; refuse it here rather than fail in the database.
+    if (texts.some((t) => typeof t === "string" && t.includes("\u0000"))) throw invalidQuery(`parameter "${name}" contains a NUL character`);
+  }
   const before = parseCursor(raw, "before");
   const after = parseCursor(raw, "after");
   if (before && after) throw invalidQuery("give before or after, not both");
