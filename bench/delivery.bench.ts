@@ -80,7 +80,7 @@ if (values.mode === "all-in-one") {
   await platform.stop();
 } else {
   const database = await createScratchDatabase(process.env.DATABASE_URL!);
-  const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!);
+  const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!, { DB_POOL_SIZE: "10", LOG_LEVEL: "error" });
   const res = await fetch(`${platform.gatewayUrl}/admin/businesses`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-operator-token": platform.operatorToken },

@@ -82,6 +82,8 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       await consumer.connect();
       await consumer.subscribe({ topics: subscription.topics, fromBeginning: true });
       await consumer.run({
+        // Partitions are independent (order is per key), so handle them side by side.
+        partitionsConsumedConcurrently: opts.partitions ?? 3,
         eachMessage: async ({ topic, partition, message }) => {
           const headers: Record<string, string> = {};
           for (const [name, value] of Object.entries(message.headers ?? {})) {

@@ -159,7 +159,11 @@ function keysetSql(
     const equal = keys.slice(0, i).map((k, j) => `${column(k.column)} = ${value(j)}`);
     return [...equal, `${column(key.column)} ${beyond} ${value(i)}`].join(" AND ");
   });
-  return { withClause: `WITH cursor_row AS ${cursor} `, condition: branches.map((b) => `(${b})`).join(" OR ") };
+  // The OR-chain implies a bound on the first key; stated on its own it is an index condition, so the scan starts
+  // at the cursor instead of filtering everything before it.
+  const first = keys[0]!;
+  const bound = `${column(first.column)} ${first.desc !== backwards ? "<=" : ">="} ${value(0)}`;
+  return { withClause: `WITH cursor_row AS ${cursor} `, condition: `${bound} AND (${branches.map((b) => `(${b})`).join(" OR ")})` };
 }
 
 function whereAndCursor(q: ListQuery, spec: ResourceSpec, scope: Scope, p: Params): { withClause: string; where: string } {

@@ -92,7 +92,7 @@ export interface Platform {
 }
 
 /** The six services as separate processes against the given database and Kafka brokers. */
-export async function startPlatform(databaseUrl: string, kafkaBrokers: string): Promise<Platform> {
+export async function startPlatform(databaseUrl: string, kafkaBrokers: string, extraEnv: Record<string, string> = {}): Promise<Platform> {
   const ports = {} as Record<ServiceName, number>;
   for (const name of SERVICE_NAMES) ports[name] = await freePort();
   const operatorToken = randomBytes(16).toString("hex");
@@ -107,6 +107,7 @@ export async function startPlatform(databaseUrl: string, kafkaBrokers: string): 
     EVENT_DISPATCHER_URL: `http://127.0.0.1:${ports["event-dispatcher"]}`,
     AUTHORIZATION_ENGINE_URL: `http://127.0.0.1:${ports["authorization-engine"]}`,
     BILL_SERVICE_URL: `http://127.0.0.1:${ports["bill-service"]}`,
+    ...extraEnv,
   };
   const processes = new Map<ServiceName, RunningProcess>();
   // Sequentially: concurrent first starts would race on creating the same Kafka topics and schemas.

@@ -1,0 +1,98 @@
+/**
+ * List query language benchmark: 1,000,000 customers in PostgreSQL, four list queries through the gateway
+ * (customer-service and gateway as separate processes) and the same SQL run directly.
+ *   bash infra/kafka/start.sh
+ *   KAFKA_BROKERS=127.0.0.1:9092 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \
+ *     npx tsx bench/list-query.bench.ts [--customers 1000000] [--runs 200]
+ * Prints one JSON line per query and the EXPLAIN (ANALYZE) plans; creates and drops its own database.
+ */
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { compileCountQuery, compileListQuery, parseListQuery } from "@cardhold/query";
+import { customerResource } from "../services/customer-service/src/store/customers.store";
+import { createScratchDatabase } from "../test/integration/support/infrastructure";
+import { startPlatform } from "../test/integration/support/service-processes";
+
+const { values: args } = parseArgs({
+  options: { customers: { type: "string", default: "1000000" }, runs: { type: "string", default: "200" }, only: { type: "string" } },
+});
+const TOTAL = Number(args.customers);
+const RUNS = Number(args.runs);
+
+const database = await createScratchDatabase(process.env.DATABASE_URL!);
+const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!);
+const db = new pg.Client({ connectionString: database.url });
+await db.connect();
+
+const created = await fetch(`${platform.gatewayUrl}/admin/businesses`, {
+  method: "POST",
+  headers: { "content-type": "application/json", "x-operator-token": platform.operatorToken },
+  body: JSON.stringify({ name: "Bench", webhookUrl: "http://127.0.0.1:4999/hook" }),
+});
+const { business, testKey } = ((await created.json()) as { data: { business: { id: string }; testKey: string } }).data;
+const scope = { businessId: business.id, mode: "test" };
+
+let started = performance.now();
+await db.query(
+  `INSERT INTO customers.customers (id, business_id, mode, name, reference, type, claims, verifications, metadata, created_at, updated_at)
+   SELECT 'cus.' || lpad(i::text, 17, '0'), $1, 'test', 'Customer ' || i, 'ref-' || i, 'individual',
+          jsonb_build_object('individualInformation', jsonb_build_object('email', 'c' || i || '@example.com')),
+          '["tier-1"]'::jsonb, jsonb_build_object('userId', i, 'segment', i % 50),
+          timestamptz '2026-01-01' + i * interval '1 second', timestamptz '2026-01-01' + i * interval '1 second'
+     FROM generate_series(1, $2::int) AS i`,
+  [business.id, TOTAL],
+);
+await db.query("ANALYZE customers.customers");
+console.error(`inserted ${TOTAL} customers in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+const deep = `cus.${String(Math.floor(TOTAL / 2)).padStart(17, "0")}`;
+const queries: Record<string, Record<string, string>> = {
+  "filtered (metadata key + createdAt range)": {
+    filter: "metadata.segment:7 createdAt|gted|2026-01-03T00:00:00Z createdAt|lted|2026-01-05T00:00:00Z",
+    limit: "20",
+  },
+  "deep walk (after the 500,000th)": { after: deep, limit: "20" },
+  "sorted (sort=reference)": { sort: "reference", limit: "20" },
+  "countTotal (metadata key)": { filter: "metadata.segment:7", countTotal: "", limit: "20" },
+};
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+
+for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only || n.startsWith(args.only))) {
+  const search = new URLSearchParams(params).toString().replace(/=(&|$)/g, "$1");
+  const gateway: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    started = performance.now();
+    const res = await fetch(`${platform.gatewayUrl}/customers?${search}`, { headers: { authorization: `Bearer ${testKey}` } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
+    gateway.push(performance.now() - started);
+  }
+  const q = parseListQuery(params, customerResource);
+  const list = compileListQuery(q, customerResource, scope);
+  const count = q.countTotal ? compileCountQuery(q, customerResource, scope) : undefined;
+  const direct: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    started = performance.now();
+    await db.query(list.text, list.values);
+    if (count) await db.query(count.text, count.values);
+    direct.push(performance.now() - started);
+  }
+  const g50 = percentile(gateway, 0.5);
+  const d50 = percentile(direct, 0.5);
+  console.log(JSON.stringify({
+    query: name, params, runs: RUNS,
+    gatewayP50ms: +g50.toFixed(2), gatewayP99ms: +percentile(gateway, 0.99).toFixed(2),
+    directSqlP50ms: +d50.toFixed(2), directSqlP99ms: +percentile(direct, 0.99).toFixed(2),
+    ratioP50: +(g50 / d50).toFixed(2),
+  }));
+  for (const sql of [list, count].filter((s): s is { text: string; values: unknown[] } => Boolean(s))) {
+    const plan = await db.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql.text}`, sql.values);
+    console.log(`--- plan: ${name}\n${plan.rows.map((r) => r["QUERY PLAN"]).join("\n")}`);
+  }
+}
+
+await db.end();
+await platform.stop();
+await database.drop();
+process.exit(0);
