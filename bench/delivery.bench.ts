@@ -93,6 +93,14 @@ if (values.mode === "all-in-one") {
     await new Promise((r) => setTimeout(r, 100));
   }
   const events = makeEvents(businessId);
+  const progress = process.env.BENCH_PROGRESS
+    ? setInterval(async () => {
+        const { rows } = await db.query(
+          "SELECT (SELECT count(*) FROM dispatcher.events) AS ingested, (SELECT count(*) FROM dispatcher.deliveries WHERE status = 'delivered') AS delivered",
+        );
+        console.error(JSON.stringify({ t: Math.round(performance.now() - firstAt), received: latencies.length, ...rows[0] }));
+      }, 1_000)
+    : undefined;
   firstAt = performance.now();
   for (let i = 0; i < events.length; i += 500) {
     const chunk = events.slice(i, i + 500);
@@ -100,6 +108,7 @@ if (values.mode === "all-in-one") {
     await produce(process.env.KAFKA_BROKERS!, TOPICS.events, chunk);
   }
   await waitForAll();
+  clearInterval(progress);
   report("distributed");
   await db.end();
   await platform.stop();

@@ -1,18 +1,32 @@
 /**
  * The idle wait of a polling worker (outbox relay, delivery worker): sleeps `ms`, or less when someone calls
- * wake() because there is work now.
+ * wake() because there is work now. A wake that comes while the worker is busy is remembered, so the next sleep
+ * returns at once instead of losing it.
  */
 export function createWakeableSleep(ms: number) {
   let wakeUp: (() => void) | undefined;
+  let woken = false;
   return {
     sleep: () =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
+        if (woken) {
+          woken = false;
+          resolve();
+          return;
+        }
+        const timer = setTimeout(() => {
+          wakeUp = undefined;
+          resolve();
+        }, ms);
         wakeUp = () => {
+          wakeUp = undefined;
           clearTimeout(timer);
           resolve();
         };
       }),
-    wake: () => wakeUp?.(),
+    wake: () => {
+      if (wakeUp) wakeUp();
+      else woken = true;
+    },
   };
 }
