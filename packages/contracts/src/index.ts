@@ -3,3 +3,4 @@ export * from "./envelopes";
 export * from "./event-kinds";
 export * from "./messages";
 export * from "./topics";
+export * from "./webhook";

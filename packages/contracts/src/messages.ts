@@ -46,6 +46,8 @@ export const webhookConfigSchema = z.object({
   signingKey: z.string(),
   status: z.enum(["created", "enabled", "disabled"]),
   isDefault: z.boolean(),
+  /** What the engine applies when a decision gets no usable answer in time (the card program's wins). */
+  timeoutDefault: z.enum(["approve", "decline"]).nullable().optional(),
 });
 export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
 

@@ -1,9 +1,10 @@
 import type { Logger } from "pino";
-import { enqueue, handleOnce, type Bus, type OutboxRelay } from "@cardhold/bus";
-import { businessCreatedMessage, TOPICS, type Mode, type WebhookChangedMessage } from "@cardhold/contracts";
+import { handleOnce, type Bus, type OutboxRelay } from "@cardhold/bus";
+import { businessCreatedMessage, TOPICS, type Mode } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
 import { newId } from "@cardhold/platform";
 import { insertDefaultWebhook, SCHEMA } from "../store/webhooks.store";
+import { announce } from "../webhooks";
 
 const CONSUMER = "webhook-registry.businesses";
 const MODES: Mode[] = ["test", "live"];
@@ -29,15 +30,7 @@ export function subscribeToBusinesses(db: Db, bus: Bus, relay: Pick<OutboxRelay,
             url: business.defaultWebhook.url,
             signingKey: business.defaultWebhook.signingKey,
           });
-          if (!webhook) continue;
-          const value: WebhookChangedMessage = {
-            type: "webhook.changed",
-            businessId: business.id,
-            mode,
-            occurredAt: new Date().toISOString(),
-            data: webhook,
-          };
-          await enqueue(tx, SCHEMA, [{ topic: TOPICS.webhooks, key: webhook.id, value }]);
+          if (webhook) await announce(tx, webhook);
         }
       });
       relay.wake();

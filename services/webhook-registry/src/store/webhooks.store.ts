@@ -1,19 +1,145 @@
 import type { Queryable } from "@cardhold/db";
-import type { WebhookConfig } from "@cardhold/contracts";
+import type { WebhookConfig, WebhookRecord } from "@cardhold/contracts";
+import type { ResourceSpec } from "@cardhold/query";
 
 export const SCHEMA = "webhooks";
 
-/** Inserts the default webhook of a business and mode; returns undefined when it already exists. */
+export interface Scope {
+  businessId: string;
+  mode: string;
+}
+
+export interface WebhookRow {
+  id: string;
+  business_id: string;
+  mode: string;
+  name: string;
+  description: string | null;
+  url: string;
+  events: string[];
+  api_version: string | null;
+  signing_key: string;
+  status: "created" | "enabled" | "disabled";
+  is_default: boolean;
+  timeout_default: "approve" | "decline" | null;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = `id, business_id, mode, name, description, url, events, api_version, signing_key, status, is_default,
+  timeout_default, metadata, created_at, updated_at`;
+
+export const webhookResource: ResourceSpec = {
+  name: "webhook",
+  table: "webhooks.webhooks",
+  idColumn: "id",
+  createdColumn: "created_at",
+  scope: { business: "business_id", mode: "mode" },
+  fields: {
+    id: { type: "id", column: "id", sortable: true },
+    name: { type: "string", column: "name", sortable: true },
+    url: { type: "string", column: "url" },
+    events: { type: "array", column: "events" },
+    status: { type: "string", column: "status", sortable: true },
+    isDefault: { type: "boolean", column: "is_default" },
+    apiVersion: { type: "string", column: "api_version" },
+    metadata: { type: "object", column: "metadata" },
+    createdAt: { type: "date", column: "created_at", sortable: true },
+    updatedAt: { type: "date", column: "updated_at", sortable: true },
+  },
+};
+
+/** The public record; never the signing key. */
+export function toWebhookRecord(row: WebhookRow): WebhookRecord {
+  return {
+    id: row.id,
+    object: "webhook",
+    name: row.name,
+    description: row.description,
+    url: row.url,
+    events: row.events,
+    apiVersion: row.api_version,
+    status: row.status,
+    isDefault: row.is_default,
+    timeoutDefault: row.timeout_default,
+    metadata: row.metadata,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** What the dispatcher needs to route and sign (webhooks.v1). */
+export function toWebhookConfig(row: WebhookRow): WebhookConfig {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    signingKey: row.signing_key,
+    status: row.status,
+    isDefault: row.is_default,
+    timeoutDefault: row.timeout_default,
+  };
+}
+
+/** Inserts the default webhook of a business and mode; undefined when it already exists. */
 export async function insertDefaultWebhook(
   db: Queryable,
   w: { id: string; businessId: string; mode: string; url: string; signingKey: string },
-): Promise<WebhookConfig | undefined> {
-  const { rows } = await db.query<{ id: string; url: string; signing_key: string }>(
+): Promise<WebhookRow | undefined> {
+  const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
     `INSERT INTO webhooks.webhooks (id, business_id, mode, name, url, signing_key, status, is_default)
      VALUES ($1, $2, $3, 'default', $4, $5, 'enabled', true)
-     ON CONFLICT DO NOTHING RETURNING id, url, signing_key`,
+     ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
     [w.id, w.businessId, w.mode, w.url, w.signingKey],
   );
-  const row = rows[0];
-  return row && { id: row.id, url: row.url, events: [], signingKey: row.signing_key, status: "enabled", isDefault: true };
+  return rows[0];
+}
+
+export interface NewWebhook {
+  id: string;
+  name: string;
+  description?: string;
+  url: string;
+  events: string[];
+  apiVersion?: string;
+  signingKey: string;
+  timeoutDefault?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export async function insertWebhook(db: Queryable, scope: Scope, w: NewWebhook): Promise<WebhookRow> {
+  const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
+    `INSERT INTO webhooks.webhooks (id, business_id, mode, name, description, url, events, api_version, signing_key,
+       status, is_default, timeout_default, metadata)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', false, $10, $11) RETURNING ${COLUMNS}`,
+    [w.id, scope.businessId, scope.mode, w.name, w.description ?? null, w.url, JSON.stringify(w.events),
+      w.apiVersion ?? null, w.signingKey, w.timeoutDefault ?? null, w.metadata ?? {}],
+  );
+  return rows[0]!;
+}
+
+/** Locks and returns one webhook of the scope, for a change in the caller's transaction. */
+export async function findWebhook(db: Queryable, scope: Scope, id: string, forUpdate = false): Promise<WebhookRow | undefined> {
+  const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
+    `SELECT ${COLUMNS} FROM webhooks.webhooks WHERE id = $1 AND business_id = $2 AND mode = $3${forUpdate ? " FOR UPDATE" : ""}`,
+    [id, scope.businessId, scope.mode],
+  );
+  return rows[0];
+}
+
+/** Writes the whole row back (the use case computed the new state) and stamps updated_at. */
+export async function saveWebhook(db: Queryable, w: WebhookRow): Promise<WebhookRow> {
+  const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
+    `UPDATE webhooks.webhooks SET name = $2, description = $3, url = $4, events = $5, api_version = $6,
+       signing_key = $7, status = $8, timeout_default = $9, metadata = $10, updated_at = clock_timestamp()
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [w.id, w.name, w.description, w.url, JSON.stringify(w.events), w.api_version, w.signing_key, w.status,
+      w.timeout_default, w.metadata],
+  );
+  return rows[0]!;
+}
+
+export async function deleteWebhookRow(db: Queryable, id: string): Promise<void> {
+  await db.query("DELETE FROM webhooks.webhooks WHERE id = $1", [id]);
 }

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { metadataSchema } from "./customer";
+import { EVENT_KINDS } from "./event-kinds";
+
+const apiVersion = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD")
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "must be a real date");
+
+const eventKind = z.string().refine((k) => (EVENT_KINDS as readonly string[]).includes(k), {
+  error: (issue) => `unknown event kind "${String(issue.input)}"; known kinds: ${EVENT_KINDS.join(", ")}`,
+});
+
+const fields = {
+  name: z.string().trim().min(1, "must not be empty").max(100),
+  events: z
+    .array(eventKind)
+    .min(1, "must name at least one event kind")
+    .refine((list) => new Set(list).size === list.length, "must not repeat an event kind"),
+  url: z.string().max(2048),
+  apiVersion: apiVersion.optional(),
+  description: z.string().max(500).optional(),
+  metadata: metadataSchema.optional(),
+  timeoutDefault: z.enum(["approve", "decline"]).optional(),
+};
+
+export const createWebhookSchema = z.object({
+  ...fields,
+  signingKey: z.string().min(16, "must be at least 16 characters").max(256).optional(),
+});
+export type CreateWebhookRequest = z.infer<typeof createWebhookSchema>;
+
+/** PUT: every field but the signing key (that one changes only through /secret/roll). */
+export const updateWebhookSchema = z
+  .object({ ...fields, signingKey: z.never({ error: "is changed with POST /webhooks/:id/secret/roll" }).optional() })
+  .partial();
+export type UpdateWebhookRequest = z.infer<typeof updateWebhookSchema>;
+
+export const rollSecretSchema = z.object({ signingKey: createWebhookSchema.shape.signingKey });
+
+export const webhookRecordSchema = z.object({
+  id: z.string(),
+  object: z.literal("webhook"),
+  name: z.string(),
+  description: z.string().nullable(),
+  url: z.string(),
+  events: z.array(z.string()),
+  apiVersion: z.string().nullable(),
+  status: z.enum(["created", "enabled", "disabled"]),
+  isDefault: z.boolean(),
+  timeoutDefault: z.enum(["approve", "decline"]).nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type WebhookRecord = z.infer<typeof webhookRecordSchema>;
