@@ -63,6 +63,8 @@ describe("gateway", () => {
     const doc = (await call("GET", "/openapi.json")).body;
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.paths["/customers"].post.requestBody).toBeDefined();
+    expect(doc.paths["/webhooks/{id}/secret/roll"].post).toBeDefined();
+    expect(doc.paths["/events/{id}/retry"].post).toBeDefined();
     expect((await call("GET", "/docs")).body).toContain("/customers");
   });
 

@@ -18,6 +18,8 @@ await runServiceProcess({
     /** After this long since the first attempt an event is marked failed (3 days). */
     DISPATCHER_RETRY_WINDOW_MS: z.coerce.number().int().min(1).default(DEFAULT_RETRY_WINDOW_MS),
     DISPATCHER_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1024).default(64),
+    /** Sends to one webhook at once: a slow receiver cannot take every slot. */
+    DISPATCHER_MAX_IN_FLIGHT_PER_WEBHOOK: z.coerce.number().int().min(1).max(1024).default(8),
     /** An in-flight delivery of a dispatcher that died is sent again after this long. */
     DISPATCHER_CLAIM_MS: z.coerce.number().int().min(5_000).default(30_000),
   },
@@ -25,6 +27,7 @@ await runServiceProcess({
     createService(deps, {
       retrySchedule: { delaysMs: config.DISPATCHER_RETRY_DELAYS_MS, windowMs: config.DISPATCHER_RETRY_WINDOW_MS },
       maxInFlight: config.DISPATCHER_MAX_IN_FLIGHT,
+      maxInFlightPerWebhook: config.DISPATCHER_MAX_IN_FLIGHT_PER_WEBHOOK,
       claimMs: config.DISPATCHER_CLAIM_MS,
     }),
 });

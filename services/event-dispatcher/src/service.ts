@@ -13,6 +13,7 @@ const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
 export interface DispatcherOptions {
   retrySchedule?: RetrySchedule;
   maxInFlight?: number;
+  maxInFlightPerWebhook?: number;
   /** How long an in-flight delivery stays claimed; after a crash it is retried once this passes. */
   claimMs?: number;
 }
@@ -27,6 +28,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions =
     relay,
     schedule: opts.retrySchedule ?? { delaysMs: DEFAULT_RETRY_DELAYS_MS, windowMs: DEFAULT_RETRY_WINDOW_MS },
     maxInFlight: opts.maxInFlight,
+    maxInFlightPerWebhook: opts.maxInFlightPerWebhook,
     claimMs: opts.claimMs,
   });
   const app = serviceApp(NAME, deps, (app) => eventRoutes(app, deps.db, worker.wake));

@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { customerRecordSchema, customerRequestSchema, errorBodySchema, listOf, successOf } from "@cardhold/contracts";
+import {
+  createWebhookSchema,
+  customerRecordSchema,
+  customerRequestSchema,
+  errorBodySchema,
+  listOf,
+  rollSecretSchema,
+  successOf,
+  updateWebhookSchema,
+  webhookRecordSchema,
+} from "@cardhold/contracts";
 import { createBusinessSchema, createKeySchema } from "../businesses";
 
 type Json = Record<string, unknown>;
@@ -32,6 +42,33 @@ const LIST_PARAMETERS = [
   ["countTotal", "Also return metadata.totalCount; the bare flag counts as true."],
 ].map(([name, description]) => ({ name, in: "query", required: false, description, schema: { type: "string" } }));
 
+const emptyObject = { type: "object", additionalProperties: false, description: "{}" };
+
+function webhookPaths(): Json {
+  const webhook = jsonResponse("The webhook (never its signing key)", responseSchema(successOf(webhookRecordSchema)));
+  const notFoundError = { "404": errorResponse("Unknown id") };
+  const stateError = { "422": errorResponse("Not allowed on the default webhook") };
+  const secret = jsonResponse("The signing key", { type: "object", properties: { code: { const: "success" }, data: { type: "object", properties: { signingKey: { type: "string" } } } } });
+  return {
+    "/webhooks": {
+      post: { summary: "Create a webhook (status created: it takes effect once enabled)", requestBody: jsonBody(requestSchema(createWebhookSchema)), responses: { "201": webhook, ...commonErrors } },
+      get: { summary: "List webhooks, the default one included", parameters: LIST_PARAMETERS, responses: { "200": jsonResponse("A page of webhooks", responseSchema(listOf(webhookRecordSchema))), ...commonErrors } },
+    },
+    "/webhooks/{id}": {
+      get: { summary: "Retrieve a webhook", parameters: [idParameter], responses: { "200": webhook, ...notFoundError } },
+      put: { summary: "Update a webhook (every field but the signing key)", parameters: [idParameter], requestBody: jsonBody(requestSchema(updateWebhookSchema)), responses: { "200": webhook, ...commonErrors, ...notFoundError, ...stateError } },
+      delete: { summary: "Delete a webhook; its events go back to the default webhook", parameters: [idParameter], responses: { "200": webhook, ...notFoundError, ...stateError } },
+    },
+    "/webhooks/{id}/enable": { post: { summary: "Enable: the webhook takes its event kinds from the default", parameters: [idParameter], requestBody: jsonBody(emptyObject), responses: { "200": webhook, ...notFoundError, ...stateError } } },
+    "/webhooks/{id}/disable": { post: { summary: "Disable: its event kinds fall back to the default webhook", parameters: [idParameter], requestBody: jsonBody(emptyObject), responses: { "200": webhook, ...notFoundError, ...stateError } } },
+    "/webhooks/{id}/secret": { get: { summary: "The webhook's signing key", parameters: [idParameter], responses: { "200": secret, ...notFoundError } } },
+    "/webhooks/{id}/secret/roll": { post: { summary: "Replace the signing key (given, or generated) and return it", parameters: [idParameter], requestBody: jsonBody(requestSchema(rollSecretSchema)), responses: { "200": secret, ...notFoundError } } },
+    "/events": { get: { summary: "List events (filter by event kind, resource, status, createdAt)", parameters: LIST_PARAMETERS, responses: { "200": { description: "A page of events" }, ...commonErrors } } },
+    "/events/{id}": { get: { summary: "An event with its payload and every delivery attempt", parameters: [idParameter], responses: { "200": { description: "The event" }, ...notFoundError } } },
+    "/events/{id}/retry": { post: { summary: "Send the event again now", parameters: [idParameter], requestBody: jsonBody(emptyObject), responses: { "200": { description: "The event" }, ...notFoundError } } },
+  };
+}
+
 /** The OpenAPI 3.1 document, built from the same zod schemas that validate requests. */
 export function openApiDocument(): Json {
   const customer = responseSchema(successOf(customerRecordSchema));
@@ -50,6 +87,7 @@ export function openApiDocument(): Json {
       },
     },
     paths: {
+      ...webhookPaths(),
       "/customers": {
         post: {
           summary: "Create a customer",

@@ -10,6 +10,7 @@ import {
   finishDelivery,
   reclaimExpiredNotifications,
   recordAttempt,
+  releaseClaim,
   scheduleRetry,
   type ClaimedDelivery,
 } from "../store/deliveries.store";
@@ -22,8 +23,10 @@ export interface DeliveryWorkerOptions {
   logger: Logger;
   relay: Pick<OutboxRelay, "wake">;
   schedule: RetrySchedule;
-  /** Sends under way at once; a slow receiver holds only its own slots. */
+  /** Sends under way at once, in all. */
   maxInFlight?: number;
+  /** Sends under way at once to one webhook, so a slow receiver cannot take every slot. */
+  maxInFlightPerWebhook?: number;
   pollMs?: number;
   /** How long a claimed delivery is ours; after a crash it is picked up again once this expires. */
   claimMs?: number;
@@ -63,6 +66,8 @@ const parseJson = (text: string | null) => {
 export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorker {
   const { db, logger, relay, schedule } = opts;
   const maxInFlight = opts.maxInFlight ?? 64;
+  const perWebhook = opts.maxInFlightPerWebhook ?? 8;
+  const inFlightByWebhook = new Map<string, number>();
   const pollMs = opts.pollMs ?? 250;
   const claimMs = opts.claimMs ?? 30_000;
   const inFlight = new Set<Promise<void>>();
@@ -157,12 +162,22 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     await reclaim();
     const free = maxInFlight - inFlight.size;
     if (free <= 0) return false;
-    const claimed = await claimDueDeliveries(db, free, claimMs);
+    const saturated = [...inFlightByWebhook].filter(([, n]) => n >= perWebhook).map(([id]) => id);
+    const claimed = await claimDueDeliveries(db, free, claimMs, saturated);
     for (const c of claimed) {
+      const busy = inFlightByWebhook.get(c.webhook_id) ?? 0;
+      if (busy >= perWebhook) {
+        await releaseClaim(db, c.id);
+        continue;
+      }
+      inFlightByWebhook.set(c.webhook_id, busy + 1);
       const work = deliver(c)
         .catch((err: unknown) => logger.error({ err, deliveryId: c.id }, "delivery bookkeeping failed; it will be retried"))
         .finally(() => {
           inFlight.delete(work);
+          const left = (inFlightByWebhook.get(c.webhook_id) ?? 1) - 1;
+          if (left > 0) inFlightByWebhook.set(c.webhook_id, left);
+          else inFlightByWebhook.delete(c.webhook_id);
           idle.wake();
         });
       inFlight.add(work);

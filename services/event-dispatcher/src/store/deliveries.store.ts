@@ -22,11 +22,16 @@ export interface ClaimedDelivery {
  * delivery of the same resource to the same webhook is unfinished (per-resource order). The claim lasts
  * `claimMs`; a dispatcher that dies mid-send leaves it to expire and be claimed again.
  */
-export async function claimDueDeliveries(db: Queryable, limit: number, claimMs: number): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  db: Queryable,
+  limit: number,
+  claimMs: number,
+  saturatedWebhooks: string[] = [],
+): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimedDelivery & Record<string, unknown>>(
     `WITH due AS (
        SELECT d.id FROM dispatcher.deliveries d
-        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND d.webhook_id <> ALL($3::text[])
           AND NOT EXISTS (
             SELECT 1 FROM dispatcher.deliveries earlier
              WHERE earlier.webhook_id = d.webhook_id AND earlier.resource_id = d.resource_id
@@ -45,9 +50,19 @@ export async function claimDueDeliveries(db: Queryable, limit: number, claimMs: 
        FROM claimed c
        JOIN dispatcher.events e ON e.id = c.event_id
        LEFT JOIN dispatcher.webhooks w ON w.id = c.webhook_id`,
-    [limit, claimMs],
+    [limit, claimMs, saturatedWebhooks],
   );
   return rows;
+}
+
+/** Gives a claimed delivery back untouched (the worker had no room for it after all). */
+export async function releaseClaim(db: Queryable, id: string): Promise<void> {
+  await db.query(
+    `UPDATE dispatcher.deliveries SET status = 'pending', attempts = attempts - 1, claimed_until = NULL,
+            first_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE first_attempt_at END
+      WHERE id = $1 AND status = 'delivering'`,
+    [id],
+  );
 }
 
 /** A notification whose dispatcher died mid-send goes back to pending and is sent again. */
