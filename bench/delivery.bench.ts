@@ -11,7 +11,7 @@ import { TOPICS, type EventPublishedMessage } from "@cardhold/contracts";
 import { newId } from "@cardhold/platform";
 import pg from "pg";
 import { startAllInOne } from "../packages/cli/src/all-in-one";
-import { createScratchDatabase } from "../test/integration/support/infrastructure";
+import { createScratchDatabase } from "../test/integration/support/scratch-database";
 import { startPlatform } from "../test/integration/support/service-processes";
 import { produce } from "../test/integration/support/topic-reader";
 

@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { compileCountQuery, compileListQuery, parseListQuery } from "@cardhold/query";
 import { customerResource } from "../services/customer-service/src/store/customers.store";
-import { createScratchDatabase } from "../test/integration/support/infrastructure";
+import { createScratchDatabase } from "../test/integration/support/scratch-database";
 import { startPlatform } from "../test/integration/support/service-processes";
 
 const { values: args } = parseArgs({

@@ -1,30 +1,8 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
+import { inject } from "vitest";
 
-export const KAFKA_BROKERS = process.env.KAFKA_BROKERS;
-export const DATABASE_URL = process.env.DATABASE_URL;
+export { createScratchDatabase } from "./scratch-database";
+
+/** From the environment, or from containers the global setup started where a Docker engine exists. */
+export const KAFKA_BROKERS = inject("kafkaBrokers");
+export const DATABASE_URL = inject("databaseUrl");
 export const HAS_INFRASTRUCTURE = Boolean(KAFKA_BROKERS && DATABASE_URL);
-
-if (!HAS_INFRASTRUCTURE) {
-  console.error("integration suite skipped: set KAFKA_BROKERS and DATABASE_URL (see README, Tests)");
-}
-
-/** A fresh database on the given server for one test file, dropped afterwards. */
-export async function createScratchDatabase(serverUrl: string) {
-  const name = `cardhold_it_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
