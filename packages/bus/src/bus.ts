@@ -18,13 +18,17 @@ export interface IncomingMessage {
 }
 
 export type MessageHandler = (message: IncomingMessage) => Promise<void>;
+/** Handles consecutive messages of one partition at once (e.g. in one database transaction). */
+export type BatchHandler = (messages: IncomingMessage[]) => Promise<void>;
 
-export interface Subscription {
+export type Subscription = {
   /** Consumer group: every group receives each message; within a group one consumer handles it. */
   group: string;
   topics: string[];
-  handler: MessageHandler;
-}
+} & ({ handler: MessageHandler; batchHandler?: never } | { batchHandler: BatchHandler; handler?: never });
+
+/** Most messages handed to one batchHandler call. */
+export const MAX_BATCH = 200;
 
 /**
  * The seam between services. Guarantees of both implementations: per-key order, consumer groups, at-least-once

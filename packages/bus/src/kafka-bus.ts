@@ -1,8 +1,8 @@
-import { Kafka, logLevel, type Consumer, type LogEntry, type Producer } from "kafkajs";
+import { Kafka, logLevel, type Consumer, type KafkaMessage, type LogEntry, type Producer } from "kafkajs";
 import type { Logger } from "pino";
 import { newMessageId } from "./message-id";
 import { TOPIC_SETTINGS, type Topic } from "@cardhold/contracts";
-import { MESSAGE_ID_HEADER, type Bus, type OutgoingMessage, type Subscription } from "./bus";
+import { MAX_BATCH, MESSAGE_ID_HEADER, type Bus, type IncomingMessage, type OutgoingMessage, type Subscription } from "./bus";
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -81,25 +81,39 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       consumers.push(consumer);
       await consumer.connect();
       await consumer.subscribe({ topics: subscription.topics, fromBeginning: true });
+      const toIncoming = (topic: string, partition: number, message: KafkaMessage): IncomingMessage => {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(message.headers ?? {})) {
+          if (value !== undefined) headers[name] = String(value);
+        }
+        const text = message.value?.toString("utf8");
+        return {
+          id: headers[MESSAGE_ID_HEADER] ?? `${topic}:${partition}:${message.offset}`,
+          topic,
+          key: message.key?.toString("utf8") ?? "",
+          value: text === undefined ? null : JSON.parse(text),
+          headers,
+          partition,
+          offset: message.offset,
+        };
+      };
+      const { handler, batchHandler } = subscription;
       await consumer.run({
         // Partitions are independent (order is per key), so handle them side by side.
         partitionsConsumedConcurrently: opts.partitions ?? 3,
-        eachMessage: async ({ topic, partition, message }) => {
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(message.headers ?? {})) {
-            if (value !== undefined) headers[name] = String(value);
-          }
-          const text = message.value?.toString("utf8");
-          await subscription.handler({
-            id: headers[MESSAGE_ID_HEADER] ?? `${topic}:${partition}:${message.offset}`,
-            topic,
-            key: message.key?.toString("utf8") ?? "",
-            value: text === undefined ? null : JSON.parse(text),
-            headers,
-            partition,
-            offset: message.offset,
-          });
-        },
+        ...(batchHandler
+          ? {
+              eachBatchAutoResolve: false,
+              eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+                for (let i = 0; i < batch.messages.length && isRunning() && !isStale(); i += MAX_BATCH) {
+                  const chunk = batch.messages.slice(i, i + MAX_BATCH);
+                  await batchHandler(chunk.map((m) => toIncoming(batch.topic, batch.partition, m)));
+                  resolveOffset(chunk.at(-1)!.offset);
+                  await heartbeat();
+                }
+              },
+            }
+          : { eachMessage: ({ topic, partition, message }) => handler!(toIncoming(topic, partition, message)) }),
       });
     },
     async ready() {

@@ -93,3 +93,25 @@ describe("memory bus publish", () => {
     expect(seen).toEqual([1]);
   });
 });
+
+describe("memory bus batches", () => {
+  it("hands consecutive messages of a partition to a batch handler in order, and retries the whole batch", async () => {
+    const bus = createMemoryBus();
+    await bus.publish(Array.from({ length: 5 }, (_, n) => msg("k", n)));
+    const batches: number[][] = [];
+    let failOnce = true;
+    await bus.subscribe({
+      group: "g",
+      topics: ["t.v1"],
+      batchHandler: async (messages) => {
+        if (failOnce) {
+          failOnce = false;
+          throw new Error("transient");
+        }
+        batches.push(messages.map((m) => (m.value as { n: number }).n));
+      },
+    });
+    await bus.drained();
+    expect(batches).toEqual([[0, 1, 2, 3, 4]]);
+  });
+});

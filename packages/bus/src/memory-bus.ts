@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { newMessageId } from "./message-id";
-import type { Bus, IncomingMessage, OutgoingMessage, Subscription } from "./bus";
+import { MAX_BATCH, type Bus, type IncomingMessage, type OutgoingMessage, type Subscription } from "./bus";
 import { partitionFor } from "./partition";
 
 const PARTITIONS = 8;
@@ -77,16 +77,20 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
   const drain = async (group: Group, topic: string, partition: number, cursor: PartitionCursor) => {
     const messages = partitionsOf(topic)[partition]!;
     while (!stopped && cursor.offset < messages.length) {
-      const message = messages[cursor.offset]!;
+      const { subscription } = group;
+      const batch = messages.slice(cursor.offset, cursor.offset + (subscription.batchHandler ? MAX_BATCH : 1));
       try {
-        const { awaiting: _awaiting, handled: _handled, ...delivered } = message;
-        await group.subscription.handler(delivered);
-        cursor.offset += 1;
-        message.awaiting.delete(group.subscription.group);
-        if (message.awaiting.size === 0) message.handled();
+        const delivered = batch.map(({ awaiting: _awaiting, handled: _handled, ...m }) => m);
+        if (subscription.batchHandler) await subscription.batchHandler(delivered);
+        else await subscription.handler(delivered[0]!);
+        cursor.offset += batch.length;
+        for (const message of batch) {
+          message.awaiting.delete(subscription.group);
+          if (message.awaiting.size === 0) message.handled();
+        }
         cursor.retryDelayMs = 50;
       } catch (err) {
-        logger?.warn({ err, topic, group: group.subscription.group, messageId: message.id }, "handler failed; retrying");
+        logger?.warn({ err, topic, group: subscription.group, messageId: batch[0]!.id }, "handler failed; retrying");
         const delay = cursor.retryDelayMs;
         cursor.retryDelayMs = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
         cursor.running = false;

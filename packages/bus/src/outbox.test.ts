@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@cardhold/db";
 import type { IncomingMessage } from "./bus";
-import { handleOnce } from "./inbox";
+import { handleBatchOnce, handleOnce } from "./inbox";
 import { createMemoryBus } from "./memory-bus";
 import { migrateMessaging } from "./messaging-tables";
 import { createOutboxRelay, enqueue } from "./outbox";
@@ -93,6 +93,21 @@ describe("inbox", () => {
     const message: IncomingMessage = { id: "msg.fail", topic: "t", key: "k", value: {}, headers: {}, partition: 0, offset: "1" };
     await expect(handleOnce(db, "svc", "c", message, async () => Promise.reject(new Error("x")))).rejects.toThrow();
     expect(await handleOnce(db, "svc", "c", message, async () => undefined)).toBe(true);
+  });
+});
+
+describe("inbox batches", () => {
+  it("handles only the messages not seen before, once each, in one transaction", async () => {
+    const m = (id: string): IncomingMessage => ({ id, topic: "t", key: "k", value: {}, headers: {}, partition: 0, offset: "0" });
+    await handleOnce(db, "svc", "batcher", m("msg.b1"), async () => undefined);
+    const seen: string[] = [];
+    const fresh = await handleBatchOnce(db, "svc", "batcher", [m("msg.b1"), m("msg.b2"), m("msg.b2"), m("msg.b3")], async (_c, list) => {
+      seen.push(...list.map((x) => x.id));
+    });
+    expect(seen).toEqual(["msg.b2", "msg.b3"]);
+    expect(fresh.map((x) => x.id)).toEqual(["msg.b2", "msg.b3"]);
+    await expect(handleBatchOnce(db, "svc", "batcher", [m("msg.b4")], async () => Promise.reject(new Error("x")))).rejects.toThrow();
+    expect((await handleBatchOnce(db, "svc", "batcher", [m("msg.b4")], async () => undefined)).map((x) => x.id)).toEqual(["msg.b4"]);
   });
 });
 

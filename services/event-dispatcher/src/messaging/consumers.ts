@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
-import { handleOnce, type Bus } from "@cardhold/bus";
+import { handleBatchOnce, handleOnce, type Bus } from "@cardhold/bus";
 import { eventPublishedMessage, TOPICS, webhookChangedMessage } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
 import { enqueueDecision } from "../delivery/delivery.worker";
 import { deliveryPolicy } from "../domain/delivery-policy";
-import { routeEvent } from "../domain/routing";
+import { routeEvent, type RouteCandidate } from "../domain/routing";
 import { insertEventWithDeliveries } from "../store/events.store";
 import { deleteWebhook, SCHEMA, upsertWebhook, webhooksOf } from "../store/webhooks.store";
 
@@ -28,38 +28,47 @@ export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger) {
 
 /**
  * events.v1 → the event log plus one delivery per webhook the routing table names now; the delivery worker takes
- * it from there. A decision nobody can answer is answered at once with `no-webhook`.
+ * it from there. A batch is stored in one transaction (one commit), which is what bounds ingestion. A decision
+ * nobody can answer is answered at once with `no-webhook`.
  */
 export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, wakeWorker: () => void, wakeRelay: () => void) {
   const consumer = "event-dispatcher.events";
   return bus.subscribe({
     group: consumer,
     topics: [TOPICS.events],
-    handler: async (message) => {
-      const parsed = eventPublishedMessage.safeParse(message.value);
-      if (!parsed.success) return logger.error({ messageId: message.id }, "skipping malformed events.v1 message");
-      const { businessId, mode, data } = parsed.data;
-      const { envelope, resourceId } = data;
-      const policy = deliveryPolicy(envelope.event, envelope.data);
-      let unanswerable = false;
-      await handleOnce(db, SCHEMA, consumer, message, async (tx) => {
-        const webhooks = routeEvent(envelope.event, await webhooksOf(tx, businessId, mode));
-        const event = {
-          id: envelope.metadata.event, businessId, mode, kind: envelope.event, resourceId,
-          // The producer's own bytes (key order included), not the validated copy: this is what gets signed.
-          envelope: JSON.stringify((message.value as { data: { envelope: unknown } }).data.envelope),
-          policy: policy.kind,
-        };
-        const inserted = await insertEventWithDeliveries(tx, event, webhooks.map((w) => w.id));
-        if (inserted && webhooks.length === 0 && policy.kind === "decision") {
-          unanswerable = true;
-          await enqueueDecision(tx, { eventId: event.id, resourceId, webhookId: null, businessId, mode }, {
-            httpStatus: null, body: null, latencyMs: null, error: "no-webhook",
-          });
+    batchHandler: async (messages) => {
+      let decisionsAnswered = false;
+      await handleBatchOnce(db, SCHEMA, consumer, messages, async (tx, fresh) => {
+        const routingTables = new Map<string, RouteCandidate[]>();
+        for (const message of fresh) {
+          const parsed = eventPublishedMessage.safeParse(message.value);
+          if (!parsed.success) {
+            logger.error({ messageId: message.id }, "skipping malformed events.v1 message");
+            continue;
+          }
+          const { businessId, mode, data } = parsed.data;
+          const tableKey = `${businessId}:${mode}`;
+          const table = routingTables.get(tableKey) ?? (await webhooksOf(tx, businessId, mode));
+          routingTables.set(tableKey, table);
+          const policy = deliveryPolicy(data.envelope.event, data.envelope.data);
+          const webhooks = routeEvent(data.envelope.event, table);
+          const event = {
+            id: data.envelope.metadata.event, businessId, mode, kind: data.envelope.event, resourceId: data.resourceId,
+            // The producer's own bytes (key order included), not the validated copy: this is what gets signed.
+            envelope: JSON.stringify((message.value as { data: { envelope: unknown } }).data.envelope),
+            policy: policy.kind,
+          };
+          const inserted = await insertEventWithDeliveries(tx, event, webhooks.map((w) => w.id));
+          if (inserted && webhooks.length === 0 && policy.kind === "decision") {
+            decisionsAnswered = true;
+            await enqueueDecision(tx, { eventId: event.id, resourceId: event.resourceId, webhookId: null, businessId, mode }, {
+              httpStatus: null, body: null, latencyMs: null, error: "no-webhook",
+            });
+          }
         }
       });
-      if (unanswerable) wakeRelay();
-      else wakeWorker();
+      if (decisionsAnswered) wakeRelay();
+      wakeWorker();
     },
   });
 }
