@@ -78,7 +78,7 @@ function requestIdAndMetrics(opts: HttpAppOptions) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       opts.metrics.httpRequests.inc(labels);
       opts.metrics.httpDuration.observe(labels, seconds);
-      req.log.debug({ method: req.method, path: req.path, status: res.statusCode, ms: seconds * 1000 }, "request");
+      req.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000) }, "request");
     });
     next();
   };
