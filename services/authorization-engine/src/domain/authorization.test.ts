@@ -1,0 +1,224 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  applyAnswer,
+  applyTimeoutDefault,
+  askReceiver,
+  declineByService,
+  IllegalTransition,
+  requestAmountUpdate,
+  reverse,
+  type Authorization,
+  type Effect,
+  type Step,
+} from "./authorization";
+import { mccInList, preCheckCapture, type CaptureContext } from "./pre-checks";
+
+const NOW = 1_700_000_000_000;
+
+function fresh(overrides: Partial<Authorization> = {}): Authorization {
+  return {
+    id: "c.auth.1", type: "capture", status: "pending", amount: 50_000, fees: 6_500, decisionType: null,
+    statusReason: null, declineReason: null, reserved: false, held: 0, debited: 0, pendingUpdate: null,
+    decisionDueAt: null, timeoutDefault: "decline", cardBalance: null, cardHolderName: null, metadata: {}, ...overrides,
+  };
+}
+const asked = (o: Partial<Authorization> = {}) => askReceiver(fresh(o), NOW).authorization;
+const approved = (o: Partial<Authorization> = {}) => applyAnswer(asked(o), { action: "approve" }, NOW).authorization;
+const kinds = (step: Step) => step.effects.map((e) => (e.kind === "emit" ? `emit ${e.event}` : e.kind));
+
+describe("the interface's transition table, row by row", () => {
+  it("created + a pre-check fails → declined by the service, card.authorization.closed", () => {
+    const step = declineByService(fresh(), "insufficient-funds");
+    expect(step.authorization).toMatchObject({ status: "declined", decisionType: "system-response", declineReason: "insufficient-funds", reserved: false });
+    expect(kinds(step)).toEqual(["emit card.authorization.closed"]);
+  });
+
+  it("created + all checks pass → funds held, card.authorization.request (capture), answer due in 4 s", () => {
+    const step = askReceiver(fresh(), NOW);
+    expect(step.authorization).toMatchObject({ status: "pending", reserved: true, held: 56_500, decisionDueAt: NOW + 4_000 });
+    expect(step.effects).toEqual([
+      { kind: "hold", amount: 56_500 },
+      { kind: "emit", event: "card.authorization.request" },
+      { kind: "await-decision", dueAt: NOW + 4_000 },
+    ]);
+  });
+
+  it("held + approve → approved, hold becomes a debit, closed event and a negative transaction", () => {
+    const step = applyAnswer(asked(), { action: "approve", metadata: { ref: "r1" } }, NOW);
+    expect(step.authorization).toMatchObject({ status: "approved", decisionType: "direct-response", reserved: false, held: 0, debited: 56_500, metadata: { ref: "r1" } });
+    expect(step.effects).toEqual([
+      { kind: "capture-hold", amount: 56_500 },
+      { kind: "emit", event: "card.authorization.closed" },
+      { kind: "create-transaction", amount: -50_000, fees: -6_500 },
+    ]);
+  });
+
+  it("held + decline → declined, hold released, the code stored, closed event", () => {
+    const step = applyAnswer(asked(), { action: "decline", code: "insufficient-funds" }, NOW);
+    expect(step.authorization).toMatchObject({ status: "declined", decisionType: "direct-response", declineReason: "insufficient-funds", held: 0, reserved: false });
+    expect(step.effects).toEqual([{ kind: "release-hold", amount: 56_500 }, { kind: "emit", event: "card.authorization.closed" }]);
+  });
+
+  it("approved + amount change → pending, card.authorization.update, 4 s to answer", () => {
+    const step = requestAmountUpdate(approved(), { amount: 60_000, fees: 6_500 }, NOW);
+    expect(step.authorization).toMatchObject({ status: "pending", pendingUpdate: { amount: 60_000, fees: 6_500 }, decisionDueAt: NOW + 4_000 });
+    expect(kinds(step)).toEqual(["emit card.authorization.update", "await-decision"]);
+  });
+
+  it("pending update + approve → approved at the new amount, the difference debited", () => {
+    const pending = requestAmountUpdate(approved(), { amount: 60_000, fees: 6_500 }, NOW).authorization;
+    const step = applyAnswer(pending, { action: "approve" }, NOW);
+    expect(step.authorization).toMatchObject({ status: "approved", amount: 60_000, debited: 66_500, pendingUpdate: null });
+    expect(step.effects).toContainEqual({ kind: "debit", amount: 10_000 });
+    expect(step.effects).toContainEqual({ kind: "create-transaction", amount: -10_000, fees: 0 });
+  });
+
+  it("pending update + approve of a smaller amount → the difference refunded", () => {
+    const pending = requestAmountUpdate(approved(), { amount: 40_000, fees: 6_500 }, NOW).authorization;
+    expect(applyAnswer(pending, { action: "approve" }, NOW).effects).toContainEqual({ kind: "refund", amount: 10_000 });
+  });
+
+  it("pending update + decline → declined with the code, what was debited refunded", () => {
+    const pending = requestAmountUpdate(approved(), { amount: 90_000, fees: 6_500 }, NOW).authorization;
+    const step = applyAnswer(pending, { action: "decline", code: "insufficient-funds" }, NOW);
+    expect(step.authorization).toMatchObject({ status: "declined", declineReason: "insufficient-funds", debited: 0 });
+    expect(step.effects).toEqual([{ kind: "refund", amount: 56_500 }, { kind: "emit", event: "card.authorization.closed" }]);
+  });
+
+  it.each(["approve", "decline"] as const)("pending + no answer in 4 s → the timeout default (%s), system-response, timeout-error", (timeoutDefault) => {
+    const step = applyTimeoutDefault(asked({ timeoutDefault }), NOW + 4_000);
+    expect(step.authorization).toMatchObject({
+      status: timeoutDefault === "approve" ? "approved" : "declined",
+      decisionType: "system-response",
+      statusReason: "timeout-error",
+    });
+    const update = applyTimeoutDefault(requestAmountUpdate(approved({ timeoutDefault }), { amount: 1, fees: 0 }, NOW).authorization, NOW);
+    expect(update.authorization).toMatchObject({ decisionType: "system-response", statusReason: "timeout-error" });
+  });
+
+  it("an unusable answer (error, bad body) applies the timeout default with its reason", () => {
+    const step = applyAnswer(asked(), { action: "unusable", reason: "invalid-response" }, NOW);
+    expect(step.authorization).toMatchObject({ status: "declined", decisionType: "system-response", statusReason: "invalid-response" });
+  });
+
+  it("approved + reversal → reversed, the amount credited to the settlement balance, card.authorization.update", () => {
+    const step = reverse(approved());
+    expect(step.authorization).toMatchObject({ status: "reversed", debited: 0 });
+    expect(step.effects).toEqual([{ kind: "credit-settlement", amount: 56_500 }, { kind: "emit", event: "card.authorization.update" }]);
+  });
+
+  it("check → card.authorization.request without a hold; approve needs an integer cardBalance and a cardHolderName", () => {
+    const check = askReceiver(fresh({ type: "check", amount: 0, fees: 0 }), NOW);
+    expect(kinds(check)).toEqual(["emit card.authorization.request", "await-decision"]);
+    const good = applyAnswer(check.authorization, { action: "approve", cardBalance: 120_000, cardHolderName: "Ada Obi" }, NOW);
+    expect(good.authorization).toMatchObject({ status: "approved", cardBalance: 120_000, cardHolderName: "Ada Obi" });
+    for (const bad of [{ cardBalance: 1.5, cardHolderName: "A" }, { cardHolderName: "A" }, { cardBalance: 5 }, { cardBalance: 5, cardHolderName: "" }]) {
+      const step = applyAnswer(check.authorization, { action: "approve", ...bad }, NOW);
+      expect(step.authorization).toMatchObject({ status: "declined", declineReason: "invalid-response" });
+    }
+  });
+
+  it.each<[string, () => Step]>([
+    ["answering an approved authorization", () => applyAnswer(approved(), { action: "approve" }, NOW)],
+    ["asking twice", () => askReceiver(asked(), NOW)],
+    ["reversing a declined one", () => reverse(declineByService(fresh(), "x").authorization)],
+    ["updating a pending one", () => requestAmountUpdate(asked(), { amount: 1, fees: 0 }, NOW)],
+    ["reversing a reversed one", () => reverse(reverse(approved()).authorization)],
+    ["a service decline after asking", () => declineByService(asked(), "x")],
+  ])("refuses %s with a typed error", (_name, run) => {
+    expect(run).toThrow(IllegalTransition);
+  });
+});
+
+describe("ledger effects over any sequence of transitions", () => {
+  const net = (effects: Effect[]) => {
+    let held = 0;
+    let debited = 0;
+    for (const e of effects) {
+      if (e.kind === "hold") held += e.amount;
+      if (e.kind === "release-hold") held -= e.amount;
+      if (e.kind === "capture-hold") {
+        held -= e.amount;
+        debited += e.amount;
+      }
+      if (e.kind === "debit") debited += e.amount;
+      if (e.kind === "refund" || e.kind === "credit-settlement") debited -= e.amount;
+    }
+    return { held, debited };
+  };
+  const action = fc.oneof(
+    fc.constant({ t: "approve" as const }),
+    fc.record({ t: fc.constant("decline" as const), code: fc.constantFrom("insufficient-funds", "invalid-transaction") }),
+    fc.constant({ t: "timeout" as const }),
+    fc.record({ t: fc.constant("update" as const), amount: fc.integer({ min: 0, max: 1_000_000 }), fees: fc.integer({ min: 0, max: 10_000 }) }),
+    fc.constant({ t: "reverse" as const }),
+  );
+
+  it("never holds or debits a negative amount, and every hold ends captured or released", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 10_000 }), fc.constantFrom("approve", "decline"), fc.array(action, { maxLength: 8 }), (amount, fees, timeoutDefault, actions) => {
+        let step = askReceiver(fresh({ amount, fees, timeoutDefault: timeoutDefault as "approve" | "decline" }), NOW);
+        const effects = [...step.effects];
+        for (const a of actions) {
+          try {
+            const auth = step.authorization;
+            step =
+              a.t === "approve" ? applyAnswer(auth, { action: "approve" }, NOW)
+              : a.t === "decline" ? applyAnswer(auth, { action: "decline", code: a.code }, NOW)
+              : a.t === "timeout" ? applyTimeoutDefault(auth, NOW)
+              : a.t === "update" ? requestAmountUpdate(auth, { amount: a.amount, fees: a.fees }, NOW)
+              : reverse(auth);
+            effects.push(...step.effects);
+          } catch (error) {
+            if (!(error instanceof IllegalTransition)) throw error;
+          }
+          const totals = net(effects);
+          if (totals.held < 0 || totals.debited < 0) return false;
+          if (totals.held !== step.authorization.held || totals.debited !== step.authorization.debited) return false;
+        }
+        const final = step.authorization;
+        return final.status === "pending" || final.held === 0;
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+describe("pre-checks", () => {
+  const base: CaptureContext = {
+    cardStatus: "active", customerStatus: "active", accountStatus: "active", available: 100_000, amount: 50_000, fees: 6_500,
+    channel: "online", mcc: "5541", merchant: "mch.1", controls: {}, spent: {},
+  };
+
+  it.each<[string, Partial<CaptureContext>, string, string?]>([
+    ["all active and funded", {}, "pass"],
+    ["inactive card", { cardStatus: "inactive" }, "drop"],
+    ["blocked card", { cardStatus: "blocked" }, "drop"],
+    ["inactive customer", { customerStatus: "inactive" }, "drop"],
+    ["inactive account", { accountStatus: "frozen" }, "drop"],
+    ["balance below amount + fees", { available: 56_499 }, "decline", "insufficient-funds"],
+    ["balance exactly amount + fees", { available: 56_500 }, "pass"],
+    ["negative amount", { amount: -1 }, "decline", "invalid-transaction"],
+    ["channel not allowed", { controls: { allowedChannels: ["pos"] } }, "decline", "channel-not-allowed"],
+    ["channel blocked", { controls: { blockedChannels: ["online"] } }, "decline", "channel-not-allowed"],
+    ["mcc in an allowed range", { controls: { allowedMcc: "5540-5542,7654" } }, "pass"],
+    ["mcc outside the allowed list", { controls: { allowedMcc: "7654" } }, "decline", "mcc-not-allowed"],
+    ["mcc in a blocked range", { controls: { blockedMcc: "5000-5999" } }, "decline", "mcc-not-allowed"],
+    ["merchant not allowed", { controls: { allowedMerchants: ["mch.2"] } }, "decline", "merchant-not-allowed"],
+    ["merchant blocked", { controls: { blockedMerchants: ["mch.1"] } }, "decline", "merchant-not-allowed"],
+    ["within the monthly limit", { controls: { spendingLimits: [{ amount: 100_000, interval: "monthly" }] }, spent: { monthly: 43_500 } }, "pass"],
+    ["over the monthly limit", { controls: { spendingLimits: [{ amount: 100_000, interval: "monthly" }] }, spent: { monthly: 43_501 } }, "decline", "spending-limit-exceeded"],
+    ["over a per-authorization limit", { controls: { spendingLimits: [{ amount: 50_000, interval: "per-authorization" }] } }, "decline", "spending-limit-exceeded"],
+  ])("%s → %s", (_name, change, outcome, reason) => {
+    const result = preCheckCapture({ ...base, ...change });
+    expect(result.outcome).toBe(outcome);
+    if (reason) expect(result).toMatchObject({ reason });
+  });
+
+  it("reads MCC lists with ranges", () => {
+    expect(mccInList("5541", "5541-5542,7654")).toBe(true);
+    expect(mccInList("7654", "5541-5542, 7654")).toBe(true);
+    expect(mccInList("5543", "5541-5542,7654")).toBe(false);
+  });
+});
