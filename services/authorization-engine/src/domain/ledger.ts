@@ -1,0 +1,100 @@
+/**
+ * Ledger rules, pure: every movement is a set of balanced entries (they sum to zero), holds reserve funds without
+ * moving them, available = posted − held, and an account that must stay funded never goes below zero available.
+ * The engine keeps balances in PostgreSQL and applies these rules inside the authorization's transaction.
+ */
+export type AccountRole =
+  /** A business's money with the platform, per currency; card programs may spend from it. */
+  | "settlement"
+  /** A card's own account (funding source `card-account`), or a customer account. */
+  | "card"
+  /** The card network's side: where captured money goes, and reversals come from. Not funded by us. */
+  | "network-clearing"
+  /** Money entering from outside (pay-ins). Not funded by us. */
+  | "external";
+
+export interface Balance {
+  posted: number;
+  held: number;
+}
+
+export interface Entry {
+  account: string;
+  /** Minor units; positive credits the account, negative debits it. */
+  amount: number;
+}
+
+export class LedgerError extends Error {
+  constructor(
+    readonly code: "unbalanced" | "insufficient-funds" | "invalid-amount" | "hold-exceeded",
+    message: string,
+  ) {
+    super(message);
+    this.name = "LedgerError";
+  }
+}
+
+export const available = (b: Balance) => b.posted - b.held;
+
+/** Accounts that must never be spent below zero; clearing and external accounts mirror the outside world. */
+export const mustStayFunded = (role: AccountRole) => role === "settlement" || role === "card";
+
+function positive(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new LedgerError("invalid-amount", `amount must be a positive integer of minor units, not ${amount}`);
+}
+
+/** Money moves from one account to another: two entries that sum to zero. */
+export function transfer(from: string, to: string, amount: number): Entry[] {
+  positive(amount);
+  return [
+    { account: from, amount: -amount },
+    { account: to, amount },
+  ];
+}
+
+export interface LedgerAccount {
+  role: AccountRole;
+  balance: Balance;
+}
+
+/** Reserves funds: available drops, posted stays. */
+export function hold(account: LedgerAccount, amount: number): Balance {
+  positive(amount);
+  if (mustStayFunded(account.role) && available(account.balance) < amount) {
+    throw new LedgerError("insufficient-funds", `insufficient funds: available ${available(account.balance)} is less than ${amount}`);
+  }
+  return { ...account.balance, held: account.balance.held + amount };
+}
+
+/** Gives reserved funds back to available. */
+export function release(account: LedgerAccount, amount: number): Balance {
+  positive(amount);
+  if (amount > account.balance.held) throw new LedgerError("hold-exceeded", `cannot release ${amount}: only ${account.balance.held} held`);
+  return { ...account.balance, held: account.balance.held - amount };
+}
+
+/**
+ * Posts balanced entries. `releasing` is the part of a hold the movement settles (a captured hold): it is released
+ * in the same step, so the funds are never counted twice. Returns the new balances of the touched accounts.
+ */
+export function post(accounts: Map<string, LedgerAccount>, entries: Entry[], releasing: { account: string; amount: number } | null = null): Map<string, Balance> {
+  if (entries.reduce((sum, e) => sum + e.amount, 0) !== 0) throw new LedgerError("unbalanced", "entries must sum to zero");
+  const next = new Map<string, Balance>();
+  const get = (id: string) => {
+    const account = accounts.get(id);
+    if (!account) throw new LedgerError("invalid-amount", `unknown account ${id}`);
+    return next.get(id) ?? account.balance;
+  };
+  if (releasing) next.set(releasing.account, release({ ...accounts.get(releasing.account)!, balance: get(releasing.account) }, releasing.amount));
+  for (const e of entries) {
+    if (!Number.isSafeInteger(e.amount)) throw new LedgerError("invalid-amount", `entry amount ${e.amount} is not an integer`);
+    const balance = get(e.account);
+    next.set(e.account, { ...balance, posted: balance.posted + e.amount });
+  }
+  for (const [id, balance] of next) {
+    if (mustStayFunded(accounts.get(id)!.role) && available(balance) < 0) {
+      throw new LedgerError("insufficient-funds", `insufficient funds: account ${id} would have ${available(balance)} available`);
+    }
+  }
+  return next;
+}
