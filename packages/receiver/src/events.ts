@@ -1,0 +1,73 @@
+import { z } from "zod";
+
+const networkData = z
+  .object({
+    cardAcceptorNameLocation: z.string(),
+    cardAccountNumber: z.string(),
+    network: z.string(),
+    reference: z.string(),
+    rrn: z.string(),
+    stan: z.string(),
+    txnReference: z.string(),
+    terminalId: z.string(),
+  })
+  .partial()
+  .loose();
+
+export const authorizationSchema = z
+  .object({
+    id: z.string().startsWith("c.auth."),
+    object: z.literal("card.authorization"),
+    card: z.string(),
+    type: z.enum(["check", "capture"]),
+    status: z.enum(["pending", "approved", "declined", "reversed"]),
+    amount: z.number().int(),
+    fees: z.number().int().optional(),
+    currency: z.string(),
+    channel: z.string().optional(),
+    decisionType: z.string().optional(),
+    reserved: z.boolean().optional(),
+    declineReason: z.string().optional(),
+    createdAt: z.string(),
+    networkData: networkData.optional(),
+  })
+  .loose();
+export type Authorization = z.infer<typeof authorizationSchema>;
+
+export const transactionSchema = z
+  .object({
+    id: z.string().startsWith("c.txn."),
+    object: z.literal("card.transaction"),
+    authorization: z.string(),
+    card: z.string(),
+    customer: z.string(),
+    type: z.string(),
+    currency: z.string(),
+    amount: z.number().int(),
+    fees: z.number().int(),
+    createdAt: z.string(),
+    networkData: networkData.optional(),
+  })
+  .loose();
+export type Transaction = z.infer<typeof transactionSchema>;
+
+const metadata = z.object({ sentAt: z.string(), event: z.string().startsWith("evt.") }).loose();
+const envelope = <K extends string, D extends z.ZodType>(kind: K, data: D) => z.object({ event: z.literal(kind), data, metadata });
+
+export const eventSchema = z.discriminatedUnion("event", [
+  envelope("card.authorization.request", authorizationSchema),
+  envelope("card.authorization.closed", authorizationSchema),
+  envelope("card.authorization.update", authorizationSchema),
+  envelope("card.transaction.created", transactionSchema),
+]);
+export type CardholdEvent = z.infer<typeof eventSchema>;
+export type EventOf<K extends CardholdEvent["event"]> = Extract<CardholdEvent, { event: K }>;
+
+export class UnsupportedEvent extends Error {}
+
+/** Parses an event body; an unknown kind or a malformed body throws UnsupportedEvent. */
+export function parseEvent(body: unknown): CardholdEvent {
+  const result = eventSchema.safeParse(body);
+  if (!result.success) throw new UnsupportedEvent(result.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; "));
+  return result.data;
+}
