@@ -7,3 +7,4 @@ export * from "./outbox";
 export * from "./partition";
 export * from "./message-id";
 export * from "./wakeable-sleep";
+export * from "./polling-worker";

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Db, Queryable } from "@cardhold/db";
 import { newMessageId } from "./message-id";
 import type { Bus, OutgoingMessage } from "./bus";
-import { createWakeableSleep } from "./wakeable-sleep";
+import { createPollingWorker } from "./polling-worker";
 
 /**
  * Writes messages to the service's outbox inside the caller's transaction, so the change and its messages commit
@@ -57,9 +57,6 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const idleMs = opts.idleMs ?? 500;
   const leaseMs = opts.leaseMs ?? 5_000;
   const owner = randomUUID();
-  let running = false;
-  let loop: Promise<void> | undefined;
-  const idle = createWakeableSleep(idleMs);
   let lastPrune = 0;
 
   const holdLease = async () => {
@@ -102,33 +99,22 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     await db.query(`DELETE FROM ${schema}.outbox WHERE published_at < now() - interval '1 day'`);
   };
 
-  const run = async () => {
-    let failures = 0;
-    while (running) {
-      try {
-        const more = await publishBatch();
-        await prune();
-        failures = 0;
-        if (!more) await idle.sleep();
-      } catch (err) {
-        failures += 1;
-        logger.warn({ err, schema, failures }, "outbox relay failed; will retry");
-        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** failures, 5_000)));
-      }
-    }
-  };
+  const worker = createPollingWorker({
+    name: `outbox relay (${schema})`,
+    logger,
+    idleMs,
+    step: async () => {
+      const more = await publishBatch();
+      await prune();
+      return more;
+    },
+  });
 
   return {
-    start() {
-      if (running) return;
-      running = true;
-      loop = run();
-    },
-    wake: idle.wake,
+    start: worker.start,
+    wake: worker.wake,
     async stop() {
-      running = false;
-      idle.wake();
-      await loop;
+      await worker.stop();
       // Hand the lease over at once instead of letting a successor wait for it to expire.
       await db
         .query(`DELETE FROM ${schema}.outbox_relay_lease WHERE name = 'relay' AND owner = $1`, [owner])

@@ -77,3 +77,16 @@ export interface Scope {
   businessId: string;
   mode: string;
 }
+
+/**
+ * A resource following the platform's table conventions: text id in `id`, `created_at`, scoped by `business_id`
+ * and `mode`.
+ */
+export function scopedResource(
+  name: string,
+  table: string,
+  fields: Record<string, FieldSpec>,
+  extra: Pick<ResourceSpec, "relations" | "maxLimit"> = {},
+): ResourceSpec {
+  return { name, table, idColumn: "id", createdColumn: "created_at", scope: { business: "business_id", mode: "mode" }, fields, ...extra };
+}

@@ -1,5 +1,5 @@
 import type { Queryable } from "@cardhold/db";
-import type { ResourceSpec } from "@cardhold/query";
+import { scopedResource } from "@cardhold/query";
 
 export const SCHEMA = "gateway";
 
@@ -40,19 +40,12 @@ export async function findActiveKey(db: Queryable, hash: string): Promise<ApiKey
 }
 
 /** API keys as a related resource of request logs (`expand=apiKey`); never includes the key or its hash. */
-export const apiKeyResource: ResourceSpec = {
-  name: "apiKey",
-  table: "gateway.api_keys",
-  idColumn: "id",
-  createdColumn: "created_at",
-  scope: { business: "business_id", mode: "mode" },
-  fields: {
-    id: { type: "id", column: "id" },
-    mode: { type: "string", column: "mode" },
-    last4: { type: "string", column: "last4" },
-    createdAt: { type: "date", column: "created_at" },
-  },
-};
+export const apiKeyResource = scopedResource("apiKey", "gateway.api_keys", {
+  id: { type: "id", column: "id" },
+  mode: { type: "string", column: "mode" },
+  last4: { type: "string", column: "last4" },
+  createdAt: { type: "date", column: "created_at" },
+});
 
 export async function loadApiKeys(db: Queryable, ids: string[], scope: { businessId: string; mode: string }) {
   const { rows } = await db.query<{ id: string; mode: string; last4: string; created_at: Date; revoked_at: Date | null }>(

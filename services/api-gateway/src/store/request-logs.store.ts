@@ -1,5 +1,5 @@
 import type { Queryable } from "@cardhold/db";
-import type { ResourceSpec } from "@cardhold/query";
+import { scopedResource } from "@cardhold/query";
 
 export interface RequestLogRow {
   id: string;
@@ -29,26 +29,18 @@ export async function insertRequestLog(db: Queryable, log: NewRequestLog): Promi
   );
 }
 
-export const requestLogResource: ResourceSpec = {
-  name: "log",
-  table: "gateway.request_logs",
-  idColumn: "id",
-  createdColumn: "created_at",
-  scope: { business: "business_id", mode: "mode" },
-  fields: {
-    id: { type: "id", column: "id", sortable: true },
-    method: { type: "string", column: "method", sortable: true },
-    path: { type: "string", column: "path", sortable: true },
-    status: { type: "number", column: "status", sortable: true },
-    duration: { type: "number", column: "duration_ms", sortable: true },
-    apiKey: { type: "id", column: "api_key" },
-    requestId: { type: "id", column: "request_id" },
-    requestBody: { type: "object", column: "request_body" },
-    responseBody: { type: "object", column: "response_body", filterable: false },
-    createdAt: { type: "date", column: "created_at", sortable: true },
-  },
-  relations: { apiKey: "apiKey" },
-};
+export const requestLogResource = scopedResource("log", "gateway.request_logs", {
+  id: { type: "id", column: "id", sortable: true },
+  method: { type: "string", column: "method", sortable: true },
+  path: { type: "string", column: "path", sortable: true },
+  status: { type: "number", column: "status", sortable: true },
+  duration: { type: "number", column: "duration_ms", sortable: true },
+  apiKey: { type: "id", column: "api_key" },
+  requestId: { type: "id", column: "request_id" },
+  requestBody: { type: "object", column: "request_body" },
+  responseBody: { type: "object", column: "response_body", filterable: false },
+  createdAt: { type: "date", column: "created_at", sortable: true },
+}, { relations: { apiKey: "apiKey" } });
 
 export function toRequestLogRecord(row: RequestLogRow): Record<string, unknown> {
   return {

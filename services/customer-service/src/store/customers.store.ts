@@ -1,29 +1,22 @@
 import type { Queryable } from "@cardhold/db";
-import type { ResourceSpec } from "@cardhold/query";
+import { scopedResource } from "@cardhold/query";
 import type { CustomerRow } from "../domain/customer";
 
 export const SCHEMA = "customers";
 
 /** The customers list as the query language sees it. */
-export const customerResource: ResourceSpec = {
-  name: "customer",
-  table: "customers.customers",
-  idColumn: "id",
-  createdColumn: "created_at",
-  scope: { business: "business_id", mode: "mode" },
-  fields: {
-    id: { type: "id", column: "id", sortable: true },
-    name: { type: "string", column: "name", sortable: true },
-    reference: { type: "string", column: "reference", sortable: true },
-    type: { type: "string", column: "type", sortable: true },
-    status: { type: "string", column: "status" },
-    claims: { type: "object", column: "claims" },
-    verifications: { type: "array", column: "verifications" },
-    metadata: { type: "object", column: "metadata" },
-    createdAt: { type: "date", column: "created_at", sortable: true },
-    updatedAt: { type: "date", column: "updated_at", sortable: true },
-  },
-};
+export const customerResource = scopedResource("customer", "customers.customers", {
+  id: { type: "id", column: "id", sortable: true },
+  name: { type: "string", column: "name", sortable: true },
+  reference: { type: "string", column: "reference", sortable: true },
+  type: { type: "string", column: "type", sortable: true },
+  status: { type: "string", column: "status" },
+  claims: { type: "object", column: "claims" },
+  verifications: { type: "array", column: "verifications" },
+  metadata: { type: "object", column: "metadata" },
+  createdAt: { type: "date", column: "created_at", sortable: true },
+  updatedAt: { type: "date", column: "updated_at", sortable: true },
+});
 
 export interface Scope {
   businessId: string;

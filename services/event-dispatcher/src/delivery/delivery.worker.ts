@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { createWakeableSleep, enqueue, type OutboxRelay } from "@cardhold/bus";
+import { createPollingWorker, enqueue, type OutboxRelay } from "@cardhold/bus";
 import { TOPICS, type DecisionAnsweredMessage, type Mode } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
 import { DECISION_TIMEOUT_MS, isDelivered, NOTIFICATION_TIMEOUT_MS } from "../domain/delivery-policy";
@@ -71,9 +71,6 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const pollMs = opts.pollMs ?? 250;
   const claimMs = opts.claimMs ?? 30_000;
   const inFlight = new Set<Promise<void>>();
-  let running = false;
-  let loop: Promise<void> | undefined;
-  const idle = createWakeableSleep(pollMs);
   let lastReclaim = 0;
 
   const record = async (c: ClaimedDelivery, url: string, startedAt: Date, result: SendResult) => {
@@ -178,35 +175,20 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
           const left = (inFlightByWebhook.get(c.webhook_id) ?? 1) - 1;
           if (left > 0) inFlightByWebhook.set(c.webhook_id, left);
           else inFlightByWebhook.delete(c.webhook_id);
-          idle.wake();
+          worker.wake();
         });
       inFlight.add(work);
     }
     return claimed.length === free;
   };
 
-  const run = async () => {
-    while (running) {
-      try {
-        if (!(await tick())) await idle.sleep();
-      } catch (err) {
-        logger.warn({ err }, "delivery worker failed; retrying");
-        await new Promise((r) => setTimeout(r, 1_000));
-      }
-    }
-  };
+  const worker = createPollingWorker({ name: "delivery worker", logger, idleMs: pollMs, step: tick });
 
   return {
-    start() {
-      if (running) return;
-      running = true;
-      loop = run();
-    },
-    wake: idle.wake,
+    start: worker.start,
+    wake: worker.wake,
     async stop() {
-      running = false;
-      idle.wake();
-      await loop;
+      await worker.stop();
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -1,5 +1,5 @@
 import type { Queryable } from "@cardhold/db";
-import type { ResourceSpec } from "@cardhold/query";
+import { scopedResource } from "@cardhold/query";
 import { newId } from "@cardhold/platform";
 import type { DeliveryPolicy } from "../domain/delivery-policy";
 
@@ -58,20 +58,13 @@ export interface EventRow {
   created_at: Date;
 }
 
-export const eventResource: ResourceSpec = {
-  name: "event",
-  table: "dispatcher.events",
-  idColumn: "id",
-  createdColumn: "created_at",
-  scope: { business: "business_id", mode: "mode" },
-  fields: {
-    id: { type: "id", column: "id", sortable: true },
-    event: { type: "string", column: "kind", sortable: true },
-    resource: { type: "id", column: "resource_id" },
-    status: { type: "string", column: "status", sortable: true },
-    createdAt: { type: "date", column: "created_at", sortable: true },
-  },
-};
+export const eventResource = scopedResource("event", "dispatcher.events", {
+  id: { type: "id", column: "id", sortable: true },
+  event: { type: "string", column: "kind", sortable: true },
+  resource: { type: "id", column: "resource_id" },
+  status: { type: "string", column: "status", sortable: true },
+  createdAt: { type: "date", column: "created_at", sortable: true },
+});
 
 export function toEventRecord(row: EventRow): Record<string, unknown> {
   const envelope = JSON.parse(row.envelope) as { data?: unknown };

@@ -1,6 +1,6 @@
 import type { Queryable } from "@cardhold/db";
 import type { WebhookConfig, WebhookRecord } from "@cardhold/contracts";
-import type { ResourceSpec } from "@cardhold/query";
+import { scopedResource } from "@cardhold/query";
 
 export const SCHEMA = "webhooks";
 
@@ -30,25 +30,18 @@ export interface WebhookRow {
 const COLUMNS = `id, business_id, mode, name, description, url, events, api_version, signing_key, status, is_default,
   timeout_default, metadata, created_at, updated_at`;
 
-export const webhookResource: ResourceSpec = {
-  name: "webhook",
-  table: "webhooks.webhooks",
-  idColumn: "id",
-  createdColumn: "created_at",
-  scope: { business: "business_id", mode: "mode" },
-  fields: {
-    id: { type: "id", column: "id", sortable: true },
-    name: { type: "string", column: "name", sortable: true },
-    url: { type: "string", column: "url" },
-    events: { type: "array", column: "events" },
-    status: { type: "string", column: "status", sortable: true },
-    isDefault: { type: "boolean", column: "is_default" },
-    apiVersion: { type: "string", column: "api_version" },
-    metadata: { type: "object", column: "metadata" },
-    createdAt: { type: "date", column: "created_at", sortable: true },
-    updatedAt: { type: "date", column: "updated_at", sortable: true },
-  },
-};
+export const webhookResource = scopedResource("webhook", "webhooks.webhooks", {
+  id: { type: "id", column: "id", sortable: true },
+  name: { type: "string", column: "name", sortable: true },
+  url: { type: "string", column: "url" },
+  events: { type: "array", column: "events" },
+  status: { type: "string", column: "status", sortable: true },
+  isDefault: { type: "boolean", column: "is_default" },
+  apiVersion: { type: "string", column: "api_version" },
+  metadata: { type: "object", column: "metadata" },
+  createdAt: { type: "date", column: "created_at", sortable: true },
+  updatedAt: { type: "date", column: "updated_at", sortable: true },
+});
 
 /** The public record; never the signing key. */
 export function toWebhookRecord(row: WebhookRow): WebhookRecord {
