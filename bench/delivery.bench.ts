@@ -7,13 +7,13 @@
  */
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
-import { TOPICS, type EventPublishedMessage } from "@cardhold/contracts";
-import { newId } from "@cardhold/platform";
+import { TOPICS } from "@cardhold/contracts";
 import pg from "pg";
 import { startAllInOne } from "../packages/cli/src/all-in-one";
 import { createScratchDatabase } from "../test/integration/support/scratch-database";
 import { startPlatform } from "../test/integration/support/service-processes";
 import { produce } from "../test/integration/support/topic-reader";
+import { eventMessage } from "../test/support/event-message";
 
 const { values } = parseArgs({ options: { mode: { type: "string", default: "all-in-one" }, events: { type: "string", default: "2000" } } });
 const total = Number(values.events);
@@ -41,15 +41,7 @@ const address = receiver.address();
 const receiverUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/hook`;
 
 function makeEvents(businessId: string) {
-  return Array.from({ length: total }, (_, i) => {
-    const id = newId("event");
-    const resourceId = newId("authorization");
-    const value: EventPublishedMessage = {
-      type: "event.published", businessId, mode: "test", occurredAt: new Date().toISOString(),
-      data: { resourceId, envelope: { event: "card.transaction.created", data: { id: resourceId, amount: -i }, metadata: { sentAt: new Date().toISOString(), event: id } } },
-    };
-    return { key: resourceId, value, id: `msg.${id}`, eventId: id };
-  });
+  return Array.from({ length: total }, (_, i) => eventMessage(businessId, "card.transaction.created", { amount: -i }));
 }
 
 async function waitForAll(timeoutMs = 600_000) {

@@ -1,7 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EventPublishedMessage } from "@cardhold/contracts";
-import { newId } from "@cardhold/platform";
+import { eventMessage } from "../support/event-message";
 import { eventually } from "../support/eventually";
 import { FakeReceiver } from "../support/fake-receiver";
 import { createScratchDatabase, DATABASE_URL, HAS_INFRASTRUCTURE, KAFKA_BROKERS } from "./support/infrastructure";
@@ -17,17 +16,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("event delivery against real Kafka and Post
   let businessId: string;
   let testKey: string;
 
-  const event = (kind: string, data: Record<string, unknown>, resourceId = newId("authorization")) => {
-    const id = newId("event");
-    const value: EventPublishedMessage = {
-      type: "event.published",
-      businessId,
-      mode: "test",
-      occurredAt: new Date().toISOString(),
-      data: { resourceId, envelope: { event: kind, data: { id: resourceId, ...data }, metadata: { sentAt: new Date().toISOString(), event: id } } },
-    };
-    return { key: resourceId, value, id: `msg.${id}`, eventId: id };
-  };
+  const event = (kind: string, data: Record<string, unknown>) => eventMessage(businessId, kind, data);
   const distinctDelivered = (ids: string[]) => ids.filter((id) => receiver.byEvent(id).some(() => true)).length;
 
   beforeAll(async () => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOPICS, type EventPublishedMessage } from "@cardhold/contracts";
-import { newId } from "@cardhold/platform";
+import { eventMessage } from "../../../test/support/event-message";
 import { eventually } from "../../../test/support/eventually";
 import { FakeReceiver } from "../../../test/support/fake-receiver";
 import { sign } from "../../../services/event-dispatcher/src/domain/signature";
@@ -33,14 +32,9 @@ async function admin(path: string, body: unknown) {
 }
 
 async function publish(event: string) {
-  const id = newId("event");
-  const resourceId = newId("transaction");
-  const value: EventPublishedMessage = {
-    type: "event.published", businessId, mode: "test", occurredAt: new Date().toISOString(),
-    data: { resourceId, envelope: { event, data: { id: resourceId }, metadata: { sentAt: new Date().toISOString(), event: id } } },
-  };
-  await platform.bus.publish([{ topic: TOPICS.events, key: resourceId, value }]);
-  return id;
+  const message = eventMessage(businessId, event);
+  await platform.bus.publish([message]);
+  return message.eventId;
 }
 
 beforeAll(async () => {

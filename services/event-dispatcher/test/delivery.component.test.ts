@@ -1,10 +1,11 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryBus, type IncomingMessage, type MemoryBus } from "@cardhold/bus";
-import { TOPICS, type DecisionAnsweredMessage, type EventPublishedMessage, type WebhookChangedMessage } from "@cardhold/contracts";
+import { TOPICS, type DecisionAnsweredMessage, type WebhookChangedMessage } from "@cardhold/contracts";
 import { startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@cardhold/db";
 import { createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
 import { eventually } from "../../../test/support/eventually";
+import { eventMessage } from "../../../test/support/event-message";
 import { FakeReceiver } from "../../../test/support/fake-receiver";
 import { sign } from "../src/domain/signature";
 import { createService } from "../src/service";
@@ -64,17 +65,10 @@ async function webhook(businessId: string, url: string, change: Partial<WebhookC
   return { id: data.id, businessId, signingKey: data.signingKey };
 }
 
-async function publishEvent(businessId: string, event: string, data: Record<string, unknown>, resourceId = `c.auth.${Math.random()}`) {
-  const id = newId("event");
-  const value: EventPublishedMessage = {
-    type: "event.published",
-    businessId,
-    mode: "test",
-    occurredAt: new Date().toISOString(),
-    data: { resourceId, envelope: { event, data: { id: resourceId, ...data }, metadata: { sentAt: new Date().toISOString(), event: id } } },
-  };
-  await bus.publish([{ topic: TOPICS.events, key: resourceId, value, id: `msg.${id}` }]);
-  return { id, resourceId, value };
+async function publishEvent(businessId: string, event: string, data: Record<string, unknown>, resourceId?: string) {
+  const message = eventMessage(businessId, event, data, resourceId);
+  await bus.publish([message]);
+  return { id: message.eventId, resourceId: message.resourceId, value: message.value };
 }
 
 async function api(method: string, path: string, businessId: string, body?: unknown) {
