@@ -41,6 +41,8 @@ export type CustomerChangedMessage = z.infer<typeof customerChangedMessage>;
 
 export const webhookConfigSchema = z.object({
   id: z.string(),
+  /** The webhook's name, for logs and the dispatcher's views (absent in messages from before it was added). */
+  name: z.string().optional(),
   url: z.string(),
   events: z.array(z.string()),
   signingKey: z.string(),

@@ -1,20 +1,20 @@
 import { randomBytes } from "node:crypto";
+import type { z } from "zod";
 import { enqueue, type OutboxRelay } from "@cardhold/bus";
-import {
-  createWebhookSchema,
-  rollSecretSchema,
-  TOPICS,
-  updateWebhookSchema,
-  type Mode,
-  type WebhookChangedMessage,
-  type WebhookRecord,
-} from "@cardhold/contracts";
+import { TOPICS, type Mode, type WebhookChangedMessage, type WebhookRecord } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
-import { AppError, newId, notFound, validate } from "@cardhold/platform";
-import { checkDefaultUpdate, nextStatus, type WebhookAction } from "./domain/webhook-state";
-import { webhookUrlProblem } from "./domain/webhook-url";
+import { AppError, newId, notFound, stateConflict, validate } from "@cardhold/platform";
 import {
-  deleteWebhookRow,
+  createRequestSchema,
+  emptyRequestSchema,
+  rollRequestSchema,
+  updateRequestSchema,
+  type UrlPolicy,
+} from "./domain/webhook-request";
+import { nextStatus, type WebhookAction } from "./domain/webhook-state";
+import { applyChange, changedFields, checkUpdateAllowed, type WebhookSettings } from "./domain/webhook-update";
+import {
+  deleteWebhook,
   findWebhook,
   insertWebhook,
   saveWebhook,
@@ -25,6 +25,7 @@ import {
   type WebhookRow,
 } from "./store/webhooks.store";
 
+/** A generated signing key: 32 random bytes, hex. */
 export const newSigningKey = () => randomBytes(32).toString("hex");
 
 /** webhooks.v1: the current configuration (with the signing key, which the dispatcher signs with). */
@@ -40,42 +41,89 @@ export async function announce(tx: Queryable, row: WebhookRow): Promise<void> {
 }
 
 export interface WebhookOptions {
-  /** Let live-mode webhooks target private, loopback and link-local addresses. */
+  /** Let live-mode webhooks target private, loopback and link-local addresses (ALLOW_PRIVATE_WEBHOOK_TARGETS). */
   allowPrivateTargets: boolean;
 }
 
+const settingsOf = (row: WebhookRow): WebhookSettings => ({
+  name: row.name,
+  description: row.description,
+  url: row.url,
+  events: row.events,
+  apiVersion: row.api_version,
+  timeoutDefault: row.timeout_default,
+  metadata: row.metadata,
+});
+
+const withSettings = (row: WebhookRow, s: WebhookSettings): WebhookRow => ({
+  ...row,
+  name: s.name,
+  description: s.description,
+  url: s.url,
+  events: s.events,
+  api_version: s.apiVersion,
+  timeout_default: s.timeoutDefault,
+  metadata: s.metadata,
+});
+
+/**
+ * validate() with the URL's reason also in the message: every bad field is listed in `errors`, and the target rule
+ * (which depends on the mode and the operator's setting) is the one a caller cannot guess from the field name.
+ */
+function validateWebhook<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  try {
+    return validate(schema, body, "webhook");
+  } catch (error) {
+    const url = error instanceof AppError ? error.errors?.find((e) => e.path === "url") : undefined;
+    if (!url || !(error instanceof AppError)) throw error;
+    throw new AppError(error.statusCode, error.code, `${error.message} (url ${url.message})`, error.errors);
+  }
+}
+
+/** What a change decides about the locked row: the row to save, or nothing when the change changes nothing. */
+type Decide = (current: WebhookRow) => WebhookRow | undefined;
+
 export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: WebhookOptions) {
-  const checkUrl = (url: string, scope: Scope) => {
-    const problem = webhookUrlProblem(url, scope.mode as Mode, opts.allowPrivateTargets);
-    if (problem) throw new AppError(400, "invalid-request", `Invalid webhook: url ${problem}`, [{ path: "url", message: problem }]);
+  const policy = (scope: Scope): UrlPolicy => ({ mode: scope.mode as Mode, allowPrivateTargets: opts.allowPrivateTargets });
+
+  /** Every change commits with its webhooks.v1 message in one transaction, then wakes the relay. */
+  const commit = async <T>(work: (tx: Queryable) => Promise<T>): Promise<T> => {
+    const result = await db.tx(work);
+    relay.wake();
+    return result;
   };
 
-  /** Runs a change of one webhook in a transaction with its webhooks.v1 message. */
-  const change = async (scope: Scope, id: string, apply: (row: WebhookRow) => WebhookRow): Promise<WebhookRow> => {
-    const row = await db.tx(async (tx) => {
+  /** Locks one webhook of the scope, applies `decide` and saves and announces the result (no-op: no write). */
+  const change = (scope: Scope, id: string, decide: Decide): Promise<WebhookRow> =>
+    commit(async (tx) => {
       const current = await findWebhook(tx, scope, id, true);
       if (!current) throw notFound("Webhook", id);
-      const saved = await saveWebhook(tx, apply(current));
+      const next = decide(current);
+      if (!next) return current;
+      const saved = await saveWebhook(tx, scope, next);
+      if (!saved) throw notFound("Webhook", id);
       await announce(tx, saved);
       return saved;
     });
-    relay.wake();
-    return row;
-  };
 
-  const setStatus = (scope: Scope, id: string, action: WebhookAction) =>
-    change(scope, id, (row) => ({ ...row, status: nextStatus(row.status, action, row.is_default) }));
+  const setStatus = async (scope: Scope, id: string, action: WebhookAction, body: unknown): Promise<WebhookRecord> => {
+    validate(emptyRequestSchema, body ?? {}, `${action} request`);
+    const row = await change(scope, id, (current) => {
+      const status = nextStatus(current.status, action, current.is_default);
+      return status === current.status ? undefined : { ...current, status };
+    });
+    return toWebhookRecord(row);
+  };
 
   return {
     async create(scope: Scope, body: unknown): Promise<WebhookRecord> {
-      const input = validate(createWebhookSchema, body, "webhook");
-      checkUrl(input.url, scope);
-      const row = await db.tx(async (tx) => {
-        const inserted = await insertWebhook(tx, scope, { ...input, id: newId("webhook"), signingKey: input.signingKey ?? newSigningKey() });
+      const input = validateWebhook(createRequestSchema(policy(scope)), body);
+      const signingKey = input.signingKey ?? newSigningKey();
+      const row = await commit(async (tx) => {
+        const inserted = await insertWebhook(tx, scope, { ...input, id: newId("webhook"), signingKey });
         await announce(tx, inserted);
         return inserted;
       });
-      relay.wake();
       return toWebhookRecord(row);
     },
 
@@ -85,38 +133,31 @@ export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: 
       return toWebhookRecord(row);
     },
 
+    /** A partial update: fields left out keep their value; the signing key changes only through a roll. */
     async update(scope: Scope, id: string, body: unknown): Promise<WebhookRecord> {
-      const input = validate(updateWebhookSchema, body, "webhook");
-      if (input.url !== undefined) checkUrl(input.url, scope);
+      const { signingKey: _never, ...input } = validateWebhook(updateRequestSchema(policy(scope)), body);
       const row = await change(scope, id, (current) => {
-        checkDefaultUpdate(current.is_default, input);
-        return {
-          ...current,
-          name: input.name ?? current.name,
-          description: input.description ?? current.description,
-          url: input.url ?? current.url,
-          events: input.events ?? current.events,
-          api_version: input.apiVersion ?? current.api_version,
-          timeout_default: input.timeoutDefault ?? current.timeout_default,
-          metadata: input.metadata ?? current.metadata,
-        };
+        const settings = settingsOf(current);
+        checkUpdateAllowed(current.is_default, settings, input);
+        if (changedFields(settings, input).length === 0) return undefined;
+        return withSettings(current, applyChange(settings, input));
       });
       return toWebhookRecord(row);
     },
 
-    enable: async (scope: Scope, id: string) => toWebhookRecord(await setStatus(scope, id, "enable")),
-    disable: async (scope: Scope, id: string) => toWebhookRecord(await setStatus(scope, id, "disable")),
+    enable: (scope: Scope, id: string, body: unknown) => setStatus(scope, id, "enable", body),
+    disable: (scope: Scope, id: string, body: unknown) => setStatus(scope, id, "disable", body),
 
+    /** Deletes a webhook and publishes a tombstone (value null) for its id on webhooks.v1. */
     async remove(scope: Scope, id: string): Promise<WebhookRecord> {
-      const row = await db.tx(async (tx) => {
+      const row = await commit(async (tx) => {
         const current = await findWebhook(tx, scope, id, true);
         if (!current) throw notFound("Webhook", id);
-        if (current.is_default) throw new AppError(422, "invalid-state", "the default webhook cannot be deleted");
-        await deleteWebhookRow(tx, id);
+        if (current.is_default) throw stateConflict("The default webhook cannot be deleted; change its url instead");
+        if (!(await deleteWebhook(tx, scope, id))) throw notFound("Webhook", id);
         await enqueue(tx, SCHEMA, [{ topic: TOPICS.webhooks, key: id, value: null }]);
         return current;
       });
-      relay.wake();
       return toWebhookRecord(row);
     },
 
@@ -126,10 +167,11 @@ export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: 
       return { signingKey: row.signing_key };
     },
 
+    /** Replaces the signing key with the given one or a generated one; the new key is returned this once. */
     async rollSecret(scope: Scope, id: string, body: unknown): Promise<{ signingKey: string }> {
-      const input = validate(rollSecretSchema, body ?? {}, "secret roll");
+      const input = validate(rollRequestSchema, body ?? {}, "secret roll");
       const signingKey = input.signingKey ?? newSigningKey();
-      await change(scope, id, (row) => ({ ...row, signing_key: signingKey }));
+      await change(scope, id, (row) => (row.signing_key === signingKey ? undefined : { ...row, signing_key: signingKey }));
       return { signingKey };
     },
   };

@@ -1,13 +1,12 @@
 import type { Express } from "express";
-import { z } from "zod";
 import type { Db } from "@cardhold/db";
-import { listResource, requestContext, validate } from "@cardhold/platform";
+import { listResource, requestContext } from "@cardhold/platform";
 import { toWebhookRecord, webhookResource, type WebhookRow } from "../store/webhooks.store";
 import type { WebhookUseCases } from "../webhooks";
 
-const emptyBody = z.object({}).strict();
 const ok = (data: unknown) => ({ code: "success", data });
 
+/** The /webhooks API; routes only read the request and call the use cases. */
 export function webhookRoutes(app: Express, db: Db, webhooks: WebhookUseCases): void {
   app.post("/webhooks", async (req, res) => {
     res.status(201).json(ok(await webhooks.create(requestContext(req), req.body)));
@@ -16,26 +15,24 @@ export function webhookRoutes(app: Express, db: Db, webhooks: WebhookUseCases): 
     res.json(await listResource<WebhookRow>(req, { db, spec: webhookResource, scope: requestContext(req), toRecord: toWebhookRecord }));
   });
   app.get("/webhooks/:id", async (req, res) => {
-    res.json(ok(await webhooks.get(requestContext(req), req.params.id as string)));
+    res.json(ok(await webhooks.get(requestContext(req), req.params.id)));
   });
   app.put("/webhooks/:id", async (req, res) => {
-    res.json(ok(await webhooks.update(requestContext(req), req.params.id as string, req.body)));
+    res.json(ok(await webhooks.update(requestContext(req), req.params.id, req.body)));
   });
   app.delete("/webhooks/:id", async (req, res) => {
-    res.json(ok(await webhooks.remove(requestContext(req), req.params.id as string)));
+    res.json(ok(await webhooks.remove(requestContext(req), req.params.id)));
   });
   app.post("/webhooks/:id/enable", async (req, res) => {
-    validate(emptyBody, req.body ?? {});
-    res.json(ok(await webhooks.enable(requestContext(req), req.params.id as string)));
+    res.json(ok(await webhooks.enable(requestContext(req), req.params.id, req.body)));
   });
   app.post("/webhooks/:id/disable", async (req, res) => {
-    validate(emptyBody, req.body ?? {});
-    res.json(ok(await webhooks.disable(requestContext(req), req.params.id as string)));
+    res.json(ok(await webhooks.disable(requestContext(req), req.params.id, req.body)));
   });
   app.get("/webhooks/:id/secret", async (req, res) => {
-    res.json(ok(await webhooks.secret(requestContext(req), req.params.id as string)));
+    res.json(ok(await webhooks.secret(requestContext(req), req.params.id)));
   });
   app.post("/webhooks/:id/secret/roll", async (req, res) => {
-    res.json(ok(await webhooks.rollSecret(requestContext(req), req.params.id as string, req.body)));
+    res.json(ok(await webhooks.rollSecret(requestContext(req), req.params.id, req.body)));
   });
 }

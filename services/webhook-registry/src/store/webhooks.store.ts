@@ -33,11 +33,13 @@ const COLUMNS = `id, business_id, mode, name, description, url, events, api_vers
 export const webhookResource = scopedResource("webhook", "webhooks.webhooks", {
   id: { type: "id", column: "id", sortable: true },
   name: { type: "string", column: "name", sortable: true },
+  description: { type: "string", column: "description" },
   url: { type: "string", column: "url" },
   events: { type: "array", column: "events" },
   status: { type: "string", column: "status", sortable: true },
   isDefault: { type: "boolean", column: "is_default" },
   apiVersion: { type: "string", column: "api_version" },
+  timeoutDefault: { type: "string", column: "timeout_default" },
   metadata: { type: "object", column: "metadata" },
   createdAt: { type: "date", column: "created_at", sortable: true },
   updatedAt: { type: "date", column: "updated_at", sortable: true },
@@ -66,6 +68,7 @@ export function toWebhookRecord(row: WebhookRow): WebhookRecord {
 export function toWebhookConfig(row: WebhookRow): WebhookConfig {
   return {
     id: row.id,
+    name: row.name,
     url: row.url,
     events: row.events,
     signingKey: row.signing_key,
@@ -112,7 +115,7 @@ export async function insertWebhook(db: Queryable, scope: Scope, w: NewWebhook):
   return rows[0]!;
 }
 
-/** Locks and returns one webhook of the scope, for a change in the caller's transaction. */
+/** One webhook of the scope; with forUpdate, locked for a change in the caller's transaction. */
 export async function findWebhook(db: Queryable, scope: Scope, id: string, forUpdate = false): Promise<WebhookRow | undefined> {
   const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
     `SELECT ${COLUMNS} FROM webhooks.webhooks WHERE id = $1 AND business_id = $2 AND mode = $3${forUpdate ? " FOR UPDATE" : ""}`,
@@ -121,18 +124,23 @@ export async function findWebhook(db: Queryable, scope: Scope, id: string, forUp
   return rows[0];
 }
 
-/** Writes the whole row back (the use case computed the new state) and stamps updated_at. */
-export async function saveWebhook(db: Queryable, w: WebhookRow): Promise<WebhookRow> {
+/** Writes the row's mutable fields back (the use case computed them) and stamps updated_at. */
+export async function saveWebhook(db: Queryable, scope: Scope, w: WebhookRow): Promise<WebhookRow | undefined> {
   const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
     `UPDATE webhooks.webhooks SET name = $2, description = $3, url = $4, events = $5, api_version = $6,
        signing_key = $7, status = $8, timeout_default = $9, metadata = $10, updated_at = clock_timestamp()
-     WHERE id = $1 RETURNING ${COLUMNS}`,
+     WHERE id = $1 AND business_id = $11 AND mode = $12 RETURNING ${COLUMNS}`,
     [w.id, w.name, w.description, w.url, JSON.stringify(w.events), w.api_version, w.signing_key, w.status,
-      w.timeout_default, w.metadata],
+      w.timeout_default, w.metadata, scope.businessId, scope.mode],
   );
-  return rows[0]!;
+  return rows[0];
 }
 
-export async function deleteWebhookRow(db: Queryable, id: string): Promise<void> {
-  await db.query("DELETE FROM webhooks.webhooks WHERE id = $1", [id]);
+/** Deletes a webhook of the scope (never the default one); false when there was none. */
+export async function deleteWebhook(db: Queryable, scope: Scope, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    "DELETE FROM webhooks.webhooks WHERE id = $1 AND business_id = $2 AND mode = $3 AND NOT is_default",
+    [id, scope.businessId, scope.mode],
+  );
+  return rowCount === 1;
 }

@@ -1,0 +1,97 @@
+import { Writable } from "node:stream";
+import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
+import { TOPICS, type BusinessCreatedMessage, type Mode, type WebhookChangedMessage } from "@cardhold/contracts";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "@cardhold/db";
+import { createLogger, createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
+import { createService } from "../src/service";
+
+export const INTERNAL = "internal-token-for-webhook-registry-tests";
+
+/** What a webhooks.v1 message carried: the configuration, or null for a tombstone. */
+export interface Published {
+  key: string;
+  value: WebhookChangedMessage | null;
+}
+
+export interface Harness {
+  pg: EmbeddedPostgres;
+  bus: MemoryBus;
+  service: Service;
+  http: Listening;
+  /** The same service built with ALLOW_PRIVATE_WEBHOOK_TARGETS=true (same database; not started). */
+  permissive: Listening;
+  published: Published[];
+  logLines: string[];
+  stop(): Promise<void>;
+}
+
+/** The registry in-process: embedded Postgres, memory bus, a group recording every webhooks.v1 message. */
+export async function startHarness(): Promise<Harness> {
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
+  const logger = createLogger("webhook-registry", "debug", sink);
+  const pg = await startEmbeddedPostgres();
+  const bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
+  const deps = { db: pg.db, bus, logger, metrics: createMetrics("webhook-registry", false), internalToken: INTERNAL };
+  const service = await createService(deps);
+  await service.start();
+  const http = await listen(service.app, 0);
+  const permissiveService = await createService(deps, { allowPrivateTargets: true });
+  const permissive = await listen(permissiveService.app, 0);
+  const published: Published[] = [];
+  await bus.subscribe({
+    group: "test-webhooks",
+    topics: [TOPICS.webhooks],
+    handler: async (m) => void published.push({ key: m.key, value: m.value as WebhookChangedMessage | null }),
+  });
+  return {
+    pg, bus, service, http, permissive, published, logLines,
+    async stop() {
+      await permissive.close();
+      await http.close();
+      await service.stop();
+      await permissiveService.stop();
+      await bus.stop();
+      await pg.stop();
+    },
+  };
+}
+
+export interface Caller {
+  businessId: string;
+  mode: Mode;
+}
+
+export interface Reply {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
+  body: any;
+}
+
+/** Calls the service as the gateway does: internal token, business and mode headers. */
+export async function call(base: Listening, as: Caller, method: string, path: string, body?: unknown): Promise<Reply> {
+  const res = await fetch(base.url + path, {
+    method,
+    headers: { "x-internal-token": INTERNAL, "x-business-id": as.businessId, "x-mode": as.mode, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** A businesses.v1 business.created message for a fresh business (the gateway's announcement). */
+export function businessCreated(url = "https://hooks.example.com/default", signingKey = `default-key-${newId("message")}`) {
+  const value: BusinessCreatedMessage = {
+    type: "business.created",
+    businessId: newId("business"),
+    mode: "live",
+    occurredAt: new Date().toISOString(),
+    data: { id: "", name: "Test business", defaultWebhook: { url, signingKey }, createdAt: new Date().toISOString() },
+  };
+  value.data.id = value.businessId;
+  return { id: newId("message"), topic: TOPICS.businesses, key: value.businessId, value };
+}
