@@ -10,12 +10,17 @@ export interface RawExpression {
   quoted: boolean;
 }
 
-const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_-]+)*/;
+const FIELD = /[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_-]+)*/y;
 const SHORTHANDS: Array<[string, Operator]> = [
   ["!=", "ne"], [">=", "gte"], ["<=", "lte"], [":", "eq"], ["=", "eq"], [">", "gt"], ["<", "lt"], ["~", "like"],
 ];
 
-/** Splits a filter parameter into expressions: `field|op|value` or a shorthand, separated by whitespace. */
+/**
+ * Splits a filter parameter into expressions: `field|op|value` or a shorthand, separated by whitespace. A value in
+ * `"…"` or `<…>` may hold spaces; inside it `\"` (resp. `\>`) is the closing character and `\\` a backslash, any
+ * other backslash stays as written (so `name~"^\d+ x"` is the regular expression `^\d+ x`). Anything that does not
+ * read is the interface's malformed-filter error.
+ */
 export function tokenizeFilter(input: string): RawExpression[] {
   const expressions: RawExpression[] = [];
   let i = 0;
@@ -35,7 +40,8 @@ function readExpression(input: string, start: number): { expression: RawExpressi
   let i = start;
   const negated = input[i] === "-";
   if (negated) i++;
-  const field = FIELD.exec(input.slice(i))?.[0];
+  FIELD.lastIndex = i;
+  const field = FIELD.exec(input)?.[0];
   if (!field) throw malformedFilter();
   i += field.length;
   let op: Operator;
@@ -67,8 +73,10 @@ function readValue(input: string, start: number): { value: string; quoted: boole
     let value = "";
     for (let i = start + 1; i < input.length; i++) {
       const c = input[i]!;
-      if (c === "\\" && i + 1 < input.length) {
-        value += input[++i];
+      const next = input[i + 1];
+      if (c === "\\" && (next === close || next === "\\")) {
+        value += next;
+        i++;
       } else if (c === close) {
         const end = i + 1;
         if (end < input.length && !/\s/.test(input[end]!)) throw malformedFilter();
