@@ -16,6 +16,7 @@ import {
   type Service,
   type ServiceDeps,
 } from "@cardhold/platform";
+import { ensureCardDataKey } from "./card-data-key";
 import { ensureDefaultBusiness, type DefaultBusiness } from "./default-business";
 
 export interface AllInOneOptions {
@@ -73,7 +74,9 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     "customer-service": await serve(await createCustomerService(depsFor("customer-service"))),
     "webhook-registry": await serve(await createWebhookRegistry(depsFor("webhook-registry"))),
     "event-dispatcher": await serve(await createEventDispatcher(depsFor("event-dispatcher"))),
-    "authorization-engine": await serve(await createAuthorizationEngine(depsFor("authorization-engine"))),
+    "authorization-engine": await serve(
+      await createAuthorizationEngine(depsFor("authorization-engine"), { cardDataKey: await ensureCardDataKey(opts.dataDir) }),
+    ),
     "bill-service": await serve(await createBillService(depsFor("bill-service"))),
   };
   const gatewayDeps = { ...depsFor("api-gateway"), metrics: createMetrics("api-gateway") };

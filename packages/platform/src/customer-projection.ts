@@ -1,11 +1,12 @@
 import { handleOnce, type Bus } from "@cardhold/bus";
 import { customerChangedMessage, TOPICS } from "@cardhold/contracts";
-import { migrate, type Db } from "@cardhold/db";
+import { migrate, type Db, type Queryable } from "@cardhold/db";
 import type { Logger } from "pino";
 
 /**
- * A service's local copy of customers (id, status, name) kept from customers.v1, for services that must check a
- * customer without calling the customer-service. Newer versions win; redeliveries are ignored.
+ * A service's local copy of customers (id, status, name, and the full record for expand) kept from customers.v1, for
+ * services that must check a customer without calling the customer-service. Newer versions win; redeliveries are
+ * ignored.
  */
 export function customerProjection(db: Db, schema: string, consumer: string) {
   return {
@@ -20,6 +21,11 @@ export function customerProjection(db: Db, schema: string, consumer: string) {
             sql: `CREATE TABLE ${schema}.customers (
                     id text PRIMARY KEY, business_id text NOT NULL, mode text NOT NULL, name text NOT NULL,
                     status text NOT NULL, updated_at timestamptz NOT NULL)`,
+          },
+          {
+            version: 2,
+            name: "customer_projection_record",
+            sql: `ALTER TABLE ${schema}.customers ADD COLUMN record jsonb`,
           },
         ],
         "projection_migrations",
@@ -37,14 +43,45 @@ export function customerProjection(db: Db, schema: string, consumer: string) {
           const { businessId, mode, data } = parsed.data;
           await handleOnce(db, schema, consumer, message, async (tx) => {
             await tx.query(
-              `INSERT INTO ${schema}.customers (id, business_id, mode, name, status, updated_at)
-               VALUES ($1, $2, $3, $4, $5, $6)
-               ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
+              `INSERT INTO ${schema}.customers (id, business_id, mode, name, status, updated_at, record)
+               VALUES ($1, $2, $3, $4, $5, $6, $7)
+               ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, updated_at = EXCLUDED.updated_at,
+                 record = EXCLUDED.record
                WHERE ${schema}.customers.updated_at <= EXCLUDED.updated_at`,
-              [data.id, businessId, mode, data.name, data.status, data.updatedAt],
+              [data.id, businessId, mode, data.name, data.status, data.updatedAt, data],
             );
           });
         },
       }),
   };
+}
+
+export interface ProjectedCustomer {
+  id: string;
+  name: string;
+  status: string;
+  record: Record<string, unknown> | null;
+}
+
+/**
+ * Reads customers from a projection. The projection follows customers.v1 a moment behind the customer-service, so a
+ * customer created just now may not be there yet: with `waitMs`, a miss is looked up again until it appears or the
+ * time is up.
+ */
+export async function findProjectedCustomers(
+  db: Queryable,
+  schema: string,
+  scope: { businessId: string; mode: string },
+  ids: string[],
+  waitMs = 0,
+): Promise<ProjectedCustomer[]> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const { rows } = await db.query<ProjectedCustomer & Record<string, unknown>>(
+      `SELECT id, name, status, record FROM ${schema}.customers WHERE id = ANY($1::text[]) AND business_id = $2 AND mode = $3`,
+      [ids, scope.businessId, scope.mode],
+    );
+    if (rows.length === new Set(ids).size || Date.now() >= deadline) return rows;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -25,6 +25,8 @@ export const ID_PREFIXES = {
   request: "req.",
   log: "log.",
   delivery: "dlv.",
+  ledgerMovement: "mv.",
+  ledgerEntry: "le.",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

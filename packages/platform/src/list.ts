@@ -10,6 +10,8 @@ import {
   parseListQuery,
   QueryError,
   type ExpandLoader,
+  type FilterNode,
+  type ListQuery,
   type ResourceSpec,
 } from "@cardhold/query";
 import { AppError } from "./errors";
@@ -20,13 +22,15 @@ export interface ListOptions<Row> {
   scope: { businessId: string; mode: string };
   toRecord: (row: Row) => Record<string, unknown>;
   loaders?: Record<string, ExpandLoader>;
+  /** Fixed conditions `field = value` on declared fields (e.g. the account of /accounts/:id/logs), ANDed with the caller's filters. */
+  within?: Record<string, string>;
 }
 
 const INVALID_REGEX = "2201B";
 
 /** A list endpoint through the query language: {code, data, metadata: {hasMore, totalCount?}}. */
 export async function listResource<Row>(req: Request, opts: ListOptions<Row>) {
-  const query = parseOrThrow(req.query as Record<string, unknown>, opts.spec);
+  const query = withinFixed(parseOrThrow(req.query as Record<string, unknown>, opts.spec), opts);
   try {
     const cursorCheck = compileCursorCheck(query, opts.spec, opts.scope);
     if (cursorCheck && (await opts.db.query(cursorCheck.text, cursorCheck.values)).rowCount === 0) {
@@ -51,6 +55,16 @@ export async function listResource<Row>(req: Request, opts: ListOptions<Row>) {
     }
     throw toAppError(error);
   }
+}
+
+function withinFixed<Row>(query: ListQuery, opts: ListOptions<Row>): ListQuery {
+  if (!opts.within) return query;
+  const fixed: FilterNode[] = Object.entries(opts.within).map(([field, value]) => {
+    const spec = opts.spec.fields[field];
+    if (!spec) throw new Error(`listResource: ${field} is not a field of ${opts.spec.name}`);
+    return { kind: "condition", condition: { field, spec, path: [], op: "eq", value } };
+  });
+  return { ...query, filter: { kind: "and", children: query.filter ? [...fixed, query.filter] : fixed } };
 }
 
 function parseOrThrow(raw: Record<string, unknown>, spec: ResourceSpec) {

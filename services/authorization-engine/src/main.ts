@@ -1,4 +1,13 @@
+import { z } from "zod";
 import { runServiceProcess } from "@cardhold/platform";
 import { createService, NAME } from "./service";
 
-await runServiceProcess({ name: NAME, defaultPort: 8084, create: (deps) => createService(deps) });
+await runServiceProcess({
+  name: NAME,
+  defaultPort: 8084,
+  configShape: {
+    CARD_DATA_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hexadecimal characters (32 bytes): openssl rand -hex 32"),
+    DECISION_SWEEPER_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  },
+  create: (deps, config) => createService(deps, { cardDataKey: config.CARD_DATA_KEY, sweeperGraceMs: config.DECISION_SWEEPER_GRACE_MS }),
+});

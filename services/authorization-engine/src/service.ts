@@ -1,21 +1,71 @@
-import { migrateMessaging } from "@cardhold/bus";
-import { customerProjection, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { fileURLToPath } from "node:url";
+import { createOutboxRelay } from "@cardhold/bus";
+import { customerProjection, prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { createDecisionWaiters } from "./authorizations/decision-waiters";
+import { simulation } from "./authorizations/simulation";
+import { createCardVault } from "./card-vault";
+import { createDeadlineSweeper } from "./deadline-sweeper";
+import { accountRoutes } from "./http/accounts.routes";
+import { authorizationRoutes, simulationRoutes } from "./http/authorizations.routes";
+import { cardRoutes, programRoutes } from "./http/cards.routes";
+import { expandLoaders } from "./http/loaders";
+import { subscribeToBusinesses } from "./messaging/businesses.consumer";
+import { subscribeToDecisions } from "./messaging/decisions.consumer";
+import { subscribeToLedgerCommands } from "./messaging/ledger-commands.consumer";
+import { subscribeToWebhooks } from "./messaging/webhooks.consumer";
+import { SCHEMA } from "./store/accounts.store";
 
 export const NAME = "authorization-engine";
-export const SCHEMA = "engine";
+export { SCHEMA };
+export { newCardDataKey } from "./card-vault";
+const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
 
-/** Cards, accounts, the ledger and authorizations (their routes come with the engine's issue). Today it keeps the customer projection it will check customers against. */
-export async function createService(deps: ServiceDeps): Promise<Service> {
-  await migrateMessaging(deps.db, SCHEMA);
+export interface EngineOptions {
+  /** 64 hex characters: the AES-256 key PAN and CVV are sealed with (CARD_DATA_KEY). */
+  cardDataKey: string;
+  /** How long past the 4 s decision window before the sweeper applies the timeout default itself. */
+  sweeperGraceMs?: number;
+}
+
+/**
+ * Card programs, cards, accounts, the ledger and authorizations: the real-time decision (ARCHITECTURE §5). Answers
+ * come back on decisions.v1; overdue ones end with the timeout default through the deadline sweeper.
+ */
+export async function createService(deps: ServiceDeps, opts: EngineOptions): Promise<Service> {
+  await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
   const customers = customerProjection(deps.db, SCHEMA, NAME);
   await customers.migrate();
-  const app = serviceApp(NAME, deps, () => undefined);
+  const vault = createCardVault(opts.cardDataKey);
+  const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const waiters = createDecisionWaiters(deps.db);
+  const sweeperGraceMs = opts.sweeperGraceMs ?? 1_000;
+  const sweeper = createDeadlineSweeper({ db: deps.db, logger: deps.logger, relay, waiters, graceMs: sweeperGraceMs });
+  const sim = simulation({ db: deps.db, relay, waiters, sweeperGraceMs });
+  const loaders = expandLoaders(deps.db);
+  const app = serviceApp(NAME, deps, (app) => {
+    const cards = { db: deps.db, vault };
+    programRoutes(app, cards, loaders);
+    cardRoutes(app, cards, loaders);
+    accountRoutes(app, deps.db, loaders);
+    authorizationRoutes(app, deps.db, loaders);
+    simulationRoutes(app, deps.db, sim);
+  });
   return {
     name: NAME,
     app,
     async start() {
+      const messaging = { db: deps.db, bus: deps.bus, logger: deps.logger, relay };
       await customers.subscribe(deps.bus, deps.logger);
+      await subscribeToBusinesses(deps.db, deps.bus, deps.logger);
+      await subscribeToWebhooks(deps.db, deps.bus, deps.logger);
+      await subscribeToDecisions({ ...messaging, waiters });
+      await subscribeToLedgerCommands(messaging);
+      relay.start();
+      sweeper.start();
     },
-    async stop() {},
+    async stop() {
+      await sweeper.stop();
+      await relay.stop();
+    },
   };
 }

@@ -12,7 +12,7 @@ import {
   type Effect,
   type Step,
 } from "./authorization";
-import { mccInList, preCheckCapture, type CaptureContext } from "./pre-checks";
+import { mccInList, preCheck, type AuthorizationContext } from "./pre-checks";
 
 const NOW = 1_700_000_000_000;
 
@@ -50,7 +50,7 @@ describe("the interface's transition table, row by row", () => {
     expect(step.effects).toEqual([
       { kind: "capture-hold", amount: 56_500 },
       { kind: "emit", event: "card.authorization.closed" },
-      { kind: "create-transaction", amount: -50_000, fees: -6_500 },
+      { kind: "create-transaction", type: "capture", amount: -50_000, fees: -6_500 },
     ]);
   });
 
@@ -60,30 +60,42 @@ describe("the interface's transition table, row by row", () => {
     expect(step.effects).toEqual([{ kind: "release-hold", amount: 56_500 }, { kind: "emit", event: "card.authorization.closed" }]);
   });
 
-  it("approved + amount change → pending, card.authorization.update, 4 s to answer", () => {
-    const step = requestAmountUpdate(approved(), { amount: 60_000, fees: 6_500 }, NOW);
-    expect(step.authorization).toMatchObject({ status: "pending", pendingUpdate: { amount: 60_000, fees: 6_500 }, decisionDueAt: NOW + 4_000 });
-    expect(kinds(step)).toEqual(["emit card.authorization.update", "await-decision"]);
+  it("approved + amount change → pending, the increase held, card.authorization.update, 4 s to answer", () => {
+    const step = requestAmountUpdate(approved(), { amount: 60_000, fees: 6_500 }, NOW, 10_000);
+    expect(step.authorization).toMatchObject({ status: "pending", pendingUpdate: { amount: 60_000, fees: 6_500 }, decisionDueAt: NOW + 4_000, held: 10_000, reserved: true });
+    expect(kinds(step)).toEqual(["hold", "emit card.authorization.update", "await-decision"]);
   });
 
-  it("pending update + approve → approved at the new amount, the difference debited", () => {
-    const pending = requestAmountUpdate(approved(), { amount: 60_000, fees: 6_500 }, NOW).authorization;
+  it("approved + an increase the funding source cannot cover → declined by the service, the capture stands", () => {
+    const step = requestAmountUpdate(approved(), { amount: 60_000, fees: 6_500 }, NOW, 9_999);
+    expect(step.authorization).toMatchObject({ status: "declined", decisionType: "system-response", declineReason: "insufficient-funds", debited: 56_500, amount: 50_000 });
+    expect(kinds(step)).toEqual(["emit card.authorization.closed"]);
+  });
+
+  it("pending update + approve → approved at the new amount, the held increase captured", () => {
+    const pending = requestAmountUpdate(approved(), { amount: 60_000, fees: 6_500 }, NOW, 10_000).authorization;
     const step = applyAnswer(pending, { action: "approve" }, NOW);
-    expect(step.authorization).toMatchObject({ status: "approved", amount: 60_000, debited: 66_500, pendingUpdate: null });
-    expect(step.effects).toContainEqual({ kind: "debit", amount: 10_000 });
-    expect(step.effects).toContainEqual({ kind: "create-transaction", amount: -10_000, fees: 0 });
+    expect(step.authorization).toMatchObject({ status: "approved", amount: 60_000, debited: 66_500, held: 0, reserved: false, pendingUpdate: null });
+    expect(step.effects).toEqual([
+      { kind: "capture-hold", amount: 10_000 },
+      { kind: "emit", event: "card.authorization.closed" },
+      { kind: "create-transaction", type: "adjustment", amount: -10_000, fees: 0 },
+    ]);
   });
 
-  it("pending update + approve of a smaller amount → the difference refunded", () => {
-    const pending = requestAmountUpdate(approved(), { amount: 40_000, fees: 6_500 }, NOW).authorization;
-    expect(applyAnswer(pending, { action: "approve" }, NOW).effects).toContainEqual({ kind: "refund", amount: 10_000 });
+  it("pending update + approve of a smaller amount → the difference refunded, nothing held", () => {
+    const step = requestAmountUpdate(approved(), { amount: 40_000, fees: 6_500 }, NOW, 0);
+    expect(kinds(step)).toEqual(["emit card.authorization.update", "await-decision"]);
+    const answered = applyAnswer(step.authorization, { action: "approve" }, NOW);
+    expect(answered.effects).toContainEqual({ kind: "refund", amount: 10_000 });
+    expect(answered.effects).toContainEqual({ kind: "create-transaction", type: "adjustment", amount: 10_000, fees: 0 });
   });
 
-  it("pending update + decline → declined with the code, what was debited refunded", () => {
-    const pending = requestAmountUpdate(approved(), { amount: 90_000, fees: 6_500 }, NOW).authorization;
+  it("pending update + decline → declined with the code, the held increase released, the original capture kept", () => {
+    const pending = requestAmountUpdate(approved(), { amount: 90_000, fees: 6_500 }, NOW, 40_000).authorization;
     const step = applyAnswer(pending, { action: "decline", code: "insufficient-funds" }, NOW);
-    expect(step.authorization).toMatchObject({ status: "declined", declineReason: "insufficient-funds", debited: 0 });
-    expect(step.effects).toEqual([{ kind: "refund", amount: 56_500 }, { kind: "emit", event: "card.authorization.closed" }]);
+    expect(step.authorization).toMatchObject({ status: "declined", declineReason: "insufficient-funds", amount: 50_000, debited: 56_500, held: 0 });
+    expect(step.effects).toEqual([{ kind: "release-hold", amount: 40_000 }, { kind: "emit", event: "card.authorization.closed" }]);
   });
 
   it.each(["approve", "decline"] as const)("pending + no answer in 4 s → the timeout default (%s), system-response, timeout-error", (timeoutDefault) => {
@@ -93,7 +105,8 @@ describe("the interface's transition table, row by row", () => {
       decisionType: "system-response",
       statusReason: "timeout-error",
     });
-    const update = applyTimeoutDefault(requestAmountUpdate(approved({ timeoutDefault }), { amount: 1, fees: 0 }, NOW).authorization, NOW);
+    expect(step.authorization.declineReason).toBeNull();
+    const update = applyTimeoutDefault(requestAmountUpdate(approved({ timeoutDefault }), { amount: 1, fees: 0 }, NOW, 0).authorization, NOW);
     expect(update.authorization).toMatchObject({ decisionType: "system-response", statusReason: "timeout-error" });
   });
 
@@ -105,7 +118,11 @@ describe("the interface's transition table, row by row", () => {
   it("approved + reversal → reversed, the amount credited to the settlement balance, card.authorization.update", () => {
     const step = reverse(approved());
     expect(step.authorization).toMatchObject({ status: "reversed", debited: 0 });
-    expect(step.effects).toEqual([{ kind: "credit-settlement", amount: 56_500 }, { kind: "emit", event: "card.authorization.update" }]);
+    expect(step.effects).toEqual([
+      { kind: "credit-settlement", amount: 56_500 },
+      { kind: "emit", event: "card.authorization.update" },
+      { kind: "create-transaction", type: "reversal", amount: 50_000, fees: 6_500 },
+    ]);
   });
 
   it("check → card.authorization.request without a hold; approve needs an integer cardBalance and a cardHolderName", () => {
@@ -115,15 +132,27 @@ describe("the interface's transition table, row by row", () => {
     expect(good.authorization).toMatchObject({ status: "approved", cardBalance: 120_000, cardHolderName: "Ada Obi" });
     for (const bad of [{ cardBalance: 1.5, cardHolderName: "A" }, { cardHolderName: "A" }, { cardBalance: 5 }, { cardBalance: 5, cardHolderName: "" }]) {
       const step = applyAnswer(check.authorization, { action: "approve", ...bad }, NOW);
-      expect(step.authorization).toMatchObject({ status: "declined", declineReason: "invalid-response" });
+      expect(step.authorization).toMatchObject({ status: "declined", statusReason: "invalid-response", declineReason: null });
     }
+  });
+
+  it("a check with no usable answer: the timeout default approves with the platform's balance and name, or declines", () => {
+    const check = askReceiver(fresh({ type: "check", amount: 0, fees: 0, timeoutDefault: "approve" }), NOW).authorization;
+    const approvedCheck = applyTimeoutDefault(check, NOW, "timeout-error", { cardBalance: 7_000, cardHolderName: "Ada Obi" });
+    expect(approvedCheck.authorization).toMatchObject({ status: "approved", cardBalance: 7_000, cardHolderName: "Ada Obi", decisionType: "system-response" });
+    expect(approvedCheck.effects).toEqual([]);
+    const declined = applyTimeoutDefault({ ...check, timeoutDefault: "decline" }, NOW);
+    expect(declined.authorization).toMatchObject({ status: "declined", statusReason: "timeout-error" });
+    expect(declined.effects).toEqual([]);
   });
 
   it.each<[string, () => Step]>([
     ["answering an approved authorization", () => applyAnswer(approved(), { action: "approve" }, NOW)],
     ["asking twice", () => askReceiver(asked(), NOW)],
     ["reversing a declined one", () => reverse(declineByService(fresh(), "x").authorization)],
-    ["updating a pending one", () => requestAmountUpdate(asked(), { amount: 1, fees: 0 }, NOW)],
+    ["updating a pending one", () => requestAmountUpdate(asked(), { amount: 1, fees: 0 }, NOW, 0)],
+    ["updating a check", () => requestAmountUpdate(applyAnswer(asked({ type: "check", amount: 0, fees: 0 }), { action: "approve", cardBalance: 1, cardHolderName: "A" }, NOW).authorization, { amount: 1, fees: 0 }, NOW, 0)],
+    ["a timeout when nothing is asked", () => applyTimeoutDefault(approved(), NOW)],
     ["reversing a reversed one", () => reverse(reverse(approved()).authorization)],
     ["a service decline after asking", () => declineByService(asked(), "x")],
   ])("refuses %s with a typed error", (_name, run) => {
@@ -142,7 +171,6 @@ describe("ledger effects over any sequence of transitions", () => {
         held -= e.amount;
         debited += e.amount;
       }
-      if (e.kind === "debit") debited += e.amount;
       if (e.kind === "refund" || e.kind === "credit-settlement") debited -= e.amount;
     }
     return { held, debited };
@@ -151,7 +179,10 @@ describe("ledger effects over any sequence of transitions", () => {
     fc.constant({ t: "approve" as const }),
     fc.record({ t: fc.constant("decline" as const), code: fc.constantFrom("insufficient-funds", "invalid-transaction") }),
     fc.constant({ t: "timeout" as const }),
-    fc.record({ t: fc.constant("update" as const), amount: fc.integer({ min: 0, max: 1_000_000 }), fees: fc.integer({ min: 0, max: 10_000 }) }),
+    fc.record({
+      t: fc.constant("update" as const), amount: fc.integer({ min: 0, max: 1_000_000 }), fees: fc.integer({ min: 0, max: 10_000 }),
+      available: fc.integer({ min: 0, max: 1_000_000 }),
+    }),
     fc.constant({ t: "reverse" as const }),
   );
 
@@ -167,7 +198,7 @@ describe("ledger effects over any sequence of transitions", () => {
               a.t === "approve" ? applyAnswer(auth, { action: "approve" }, NOW)
               : a.t === "decline" ? applyAnswer(auth, { action: "decline", code: a.code }, NOW)
               : a.t === "timeout" ? applyTimeoutDefault(auth, NOW)
-              : a.t === "update" ? requestAmountUpdate(auth, { amount: a.amount, fees: a.fees }, NOW)
+              : a.t === "update" ? requestAmountUpdate(auth, { amount: a.amount, fees: a.fees }, NOW, a.available)
               : reverse(auth);
             effects.push(...step.effects);
           } catch (error) {
@@ -186,34 +217,45 @@ describe("ledger effects over any sequence of transitions", () => {
 });
 
 describe("pre-checks", () => {
-  const base: CaptureContext = {
-    cardStatus: "active", customerStatus: "active", accountStatus: "active", available: 100_000, amount: 50_000, fees: 6_500,
+  const base: AuthorizationContext = {
+    type: "capture", cardStatus: "active", customerStatus: "active", accountStatus: "active", available: 100_000, amount: 50_000, fees: 6_500,
     channel: "online", mcc: "5541", merchant: "mch.1", controls: {}, spent: {},
   };
 
-  it.each<[string, Partial<CaptureContext>, string, string?]>([
+  it.each<[string, Partial<AuthorizationContext>, string, string?]>([
     ["all active and funded", {}, "pass"],
     ["inactive card", { cardStatus: "inactive" }, "drop"],
     ["blocked card", { cardStatus: "blocked" }, "drop"],
     ["inactive customer", { customerStatus: "inactive" }, "drop"],
     ["inactive account", { accountStatus: "frozen" }, "drop"],
-    ["balance below amount + fees", { available: 56_499 }, "decline", "insufficient-funds"],
+    ["balance below amount + fees", { available: 56_499 }, "decline", "insufficient-funds/insufficient-funds"],
     ["balance exactly amount + fees", { available: 56_500 }, "pass"],
-    ["negative amount", { amount: -1 }, "decline", "invalid-transaction"],
-    ["channel not allowed", { controls: { allowedChannels: ["pos"] } }, "decline", "channel-not-allowed"],
-    ["channel blocked", { controls: { blockedChannels: ["online"] } }, "decline", "channel-not-allowed"],
+    ["negative amount", { amount: -1 }, "decline", "invalid-transaction/invalid-transaction"],
+    ["channel not allowed", { controls: { allowedChannels: ["pos"] } }, "decline", "spending-control/channel-not-allowed"],
+    ["channel blocked", { controls: { blockedChannels: ["online"] } }, "decline", "spending-control/channel-not-allowed"],
     ["mcc in an allowed range", { controls: { allowedMcc: "5540-5542,7654" } }, "pass"],
-    ["mcc outside the allowed list", { controls: { allowedMcc: "7654" } }, "decline", "mcc-not-allowed"],
-    ["mcc in a blocked range", { controls: { blockedMcc: "5000-5999" } }, "decline", "mcc-not-allowed"],
-    ["merchant not allowed", { controls: { allowedMerchants: ["mch.2"] } }, "decline", "merchant-not-allowed"],
-    ["merchant blocked", { controls: { blockedMerchants: ["mch.1"] } }, "decline", "merchant-not-allowed"],
+    ["mcc outside the allowed list", { controls: { allowedMcc: "7654" } }, "decline", "spending-control/mcc-not-allowed"],
+    ["mcc in a blocked range", { controls: { blockedMcc: "5000-5999" } }, "decline", "spending-control/mcc-not-allowed"],
+    ["merchant not allowed", { controls: { allowedMerchants: ["mch.2"] } }, "decline", "spending-control/merchant-not-allowed"],
+    ["merchant blocked", { controls: { blockedMerchants: ["mch.1"] } }, "decline", "spending-control/merchant-not-allowed"],
     ["within the monthly limit", { controls: { spendingLimits: [{ amount: 100_000, interval: "monthly" }] }, spent: { monthly: 43_500 } }, "pass"],
-    ["over the monthly limit", { controls: { spendingLimits: [{ amount: 100_000, interval: "monthly" }] }, spent: { monthly: 43_501 } }, "decline", "spending-limit-exceeded"],
-    ["over a per-authorization limit", { controls: { spendingLimits: [{ amount: 50_000, interval: "per-authorization" }] } }, "decline", "spending-limit-exceeded"],
+    ["over the monthly limit", { controls: { spendingLimits: [{ amount: 100_000, interval: "monthly" }] }, spent: { monthly: 43_501 } }, "decline", "spending-control/spending-limit-exceeded"],
+    ["over a per-authorization limit", { controls: { spendingLimits: [{ amount: 50_000, interval: "per-authorization" }] } }, "decline", "spending-control/spending-limit-exceeded"],
+    ["mcc in an allowed category", { controls: { allowedCategories: ["fuel-stations"] } }, "pass"],
+    ["mcc outside the allowed categories", { controls: { allowedCategories: ["groceries", "restaurants"] } }, "decline", "spending-control/category-not-allowed"],
+    ["mcc in a blocked category", { controls: { blockedCategories: ["fuel-stations"] } }, "decline", "spending-control/category-not-allowed"],
+    ["no mcc with an allowed category list", { mcc: undefined, controls: { allowedCategories: ["groceries"] } }, "decline", "spending-control/category-not-allowed"],
+    ["a check ignores the balance", { type: "check", amount: 0, fees: 0, available: 0 }, "pass"],
+    ["a check ignores spending limits", { type: "check", controls: { spendingLimits: [{ amount: 1, interval: "daily" }] } }, "pass"],
+    ["a check still honours channel controls", { type: "check", controls: { blockedChannels: ["online"] } }, "decline", "spending-control/channel-not-allowed"],
+    ["over the daily limit with earlier spending", { controls: { spendingLimits: [{ amount: 60_000, interval: "daily" }] }, spent: { daily: 3_501 } }, "decline", "spending-control/spending-limit-exceeded"],
   ])("%s → %s", (_name, change, outcome, reason) => {
-    const result = preCheckCapture({ ...base, ...change });
+    const result = preCheck({ ...base, ...change });
     expect(result.outcome).toBe(outcome);
-    if (reason) expect(result).toMatchObject({ reason });
+    if (reason) {
+      const [declineReason, detail] = reason.split("/");
+      expect(result).toMatchObject({ reason: declineReason, detail });
+    }
   });
 
   it("reads MCC lists with ranges", () => {

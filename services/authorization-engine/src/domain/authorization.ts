@@ -7,6 +7,7 @@ export type AuthorizationStatus = "pending" | "approved" | "declined" | "reverse
 export type DecisionType = "direct-response" | "system-response";
 export type TimeoutDefault = "approve" | "decline";
 export type AuthorizationEvent = "card.authorization.request" | "card.authorization.closed" | "card.authorization.update";
+export type TransactionType = "capture" | "adjustment" | "reversal";
 
 /** How long the receiver has to answer a decision event (interface Limits). */
 export const DECISION_WINDOW_MS = 4_000;
@@ -20,7 +21,7 @@ export interface Authorization {
   decisionType: DecisionType | null;
   statusReason: string | null;
   declineReason: string | null;
-  /** Funds are held for it (amount + fees). */
+  /** Funds are held for it. */
   reserved: boolean;
   /** Minor units held, and minor units debited, for this authorization. */
   held: number;
@@ -36,13 +37,18 @@ export interface Authorization {
 }
 
 export type Effect =
+  /** Reserve funds on the funding account. */
   | { kind: "hold"; amount: number }
+  /** Give reserved funds back to available. */
   | { kind: "release-hold"; amount: number }
+  /** Turn reserved funds into a debit: funding account → network clearing. */
   | { kind: "capture-hold"; amount: number }
-  | { kind: "debit"; amount: number }
+  /** Network clearing → funding account (an approved smaller amount). */
   | { kind: "refund"; amount: number }
+  /** Network clearing → the program's settlement account (a reversal, interface Rule 4). */
   | { kind: "credit-settlement"; amount: number }
-  | { kind: "create-transaction"; amount: number; fees: number }
+  /** A card transaction; amount and fees are negative for a debit, positive for money back. */
+  | { kind: "create-transaction"; type: TransactionType; amount: number; fees: number }
   | { kind: "emit"; event: AuthorizationEvent }
   | { kind: "await-decision"; dueAt: number };
 
@@ -61,26 +67,37 @@ export class IllegalTransition extends Error {
   }
 }
 
+type Approve = { action: "approve"; code?: string; cardBalance?: number; cardHolderName?: string; metadata?: Record<string, unknown> };
+type Decline = { action: "decline"; code?: string; metadata?: Record<string, unknown> };
 /** What came back for a decision event: a parsed answer, or nothing usable (timeout, error, bad body). */
-export type Answer =
-  | { action: "approve"; code?: string; cardBalance?: number; cardHolderName?: string; metadata?: Record<string, unknown> }
-  | { action: "decline"; code?: string; metadata?: Record<string, unknown> }
-  | { action: "unusable"; reason: string };
+export type Answer = Approve | Decline | { action: "unusable"; reason: string };
 
-const awaitingFirstAnswer = (a: Authorization) => a.status === "pending" && a.decisionDueAt !== null && a.pendingUpdate === null;
-const awaitingUpdateAnswer = (a: Authorization) => a.status === "pending" && a.pendingUpdate !== null;
+/** What the platform itself knows of a card, used when a check is approved by the timeout default. */
+export interface CheckFallback {
+  cardBalance: number;
+  cardHolderName: string;
+}
+
+export const isAwaitingAnswer = (a: Authorization) => a.status === "pending" && a.decisionDueAt !== null;
 const isNew = (a: Authorization) => a.status === "pending" && a.decisionDueAt === null && !a.reserved && a.decisionType === null;
+const isApprovedCapture = (a: Authorization) => a.status === "approved" && a.type === "capture";
 
 function expectState(ok: boolean, transition: string, a: Authorization): void {
   if (!ok) throw new IllegalTransition(transition, a.status);
 }
 
-/** A pre-check failed (account, balance, spending control): declined by the service itself. */
-export function declineByService(a: Authorization, reason: string): Step {
+const emit = (event: AuthorizationEvent): Effect => ({ kind: "emit", event });
+const mergeMetadata = (a: Authorization, answer: { metadata?: Record<string, unknown> }) => ({ ...a.metadata, ...answer.metadata });
+
+/**
+ * A pre-check failed (account, balance, spending control): declined by the service itself. `detail` says which
+ * check failed (the statusReason); `reason` is the declineReason.
+ */
+export function declineByService(a: Authorization, reason: string, detail: string = reason): Step {
   expectState(isNew(a), "declineByService", a);
   return {
-    authorization: { ...a, status: "declined", decisionType: "system-response", declineReason: reason, statusReason: reason },
-    effects: [{ kind: "emit", event: "card.authorization.closed" }],
+    authorization: { ...a, status: "declined", decisionType: "system-response", declineReason: reason, statusReason: detail },
+    effects: [emit("card.authorization.closed")],
   };
 }
 
@@ -89,103 +106,141 @@ export function askReceiver(a: Authorization, now: number): Step {
   expectState(isNew(a), "askReceiver", a);
   const dueAt = now + DECISION_WINDOW_MS;
   const total = a.amount + a.fees;
-  const hold: Effect[] = a.type === "capture" ? [{ kind: "hold", amount: total }] : [];
+  const holds = a.type === "capture" && total > 0;
   return {
-    authorization: { ...a, reserved: a.type === "capture", held: a.type === "capture" ? total : 0, decisionDueAt: dueAt },
-    effects: [...hold, { kind: "emit", event: "card.authorization.request" }, { kind: "await-decision", dueAt }],
+    authorization: { ...a, reserved: holds, held: holds ? total : 0, decisionDueAt: dueAt },
+    effects: [...(holds ? [{ kind: "hold", amount: total } as const] : []), emit("card.authorization.request"), { kind: "await-decision", dueAt }],
   };
 }
 
-function approveFirst(a: Authorization, answer: Extract<Answer, { action: "approve" }>, decisionType: DecisionType, reason: string | null): Step {
-  const base = { ...a, status: "approved" as const, decisionType, statusReason: reason, decisionDueAt: null, metadata: { ...a.metadata, ...answer.metadata } };
-  if (a.type === "check") {
-    return { authorization: { ...base, cardBalance: answer.cardBalance ?? null, cardHolderName: answer.cardHolderName ?? null }, effects: [] };
-  }
+function approveCapture(a: Authorization, answer: Approve, decisionType: DecisionType, reason: string | null): Step {
+  const captured: Effect[] = a.held > 0 ? [{ kind: "capture-hold", amount: a.held }] : [];
   return {
-    authorization: { ...base, reserved: false, held: 0, debited: a.held },
+    authorization: {
+      ...a, status: "approved", decisionType, statusReason: reason, decisionDueAt: null, metadata: mergeMetadata(a, answer),
+      reserved: false, held: 0, debited: a.held,
+    },
     effects: [
-      { kind: "capture-hold", amount: a.held },
-      { kind: "emit", event: "card.authorization.closed" },
-      { kind: "create-transaction", amount: 0 - a.amount, fees: 0 - a.fees },
+      ...captured,
+      emit("card.authorization.closed"),
+      { kind: "create-transaction", type: "capture", amount: -a.amount, fees: -a.fees },
     ],
   };
 }
 
-function declineFirst(a: Authorization, code: string, decisionType: DecisionType, reason: string | null, metadata?: Record<string, unknown>): Step {
-  const released: Effect[] = a.held > 0 ? [{ kind: "release-hold", amount: a.held }] : [];
-  const closed: Effect[] = a.type === "capture" ? [{ kind: "emit", event: "card.authorization.closed" }] : [];
+function approveCheck(a: Authorization, answer: Approve & CheckFallback, decisionType: DecisionType, reason: string | null): Step {
   return {
-    authorization: { ...a, status: "declined", decisionType, declineReason: code, statusReason: reason, reserved: false, held: 0, decisionDueAt: null, metadata: { ...a.metadata, ...metadata } },
+    authorization: {
+      ...a, status: "approved", decisionType, statusReason: reason, decisionDueAt: null, metadata: mergeMetadata(a, answer),
+      cardBalance: answer.cardBalance, cardHolderName: answer.cardHolderName,
+    },
+    effects: [],
+  };
+}
+
+function declineFirst(a: Authorization, code: string | null, decisionType: DecisionType, reason: string | null, answer: Decline | Approve): Step {
+  const released: Effect[] = a.held > 0 ? [{ kind: "release-hold", amount: a.held }] : [];
+  const closed: Effect[] = a.type === "capture" ? [emit("card.authorization.closed")] : [];
+  return {
+    authorization: {
+      ...a, status: "declined", decisionType, declineReason: code, statusReason: reason, reserved: false, held: 0,
+      decisionDueAt: null, metadata: mergeMetadata(a, answer),
+    },
     effects: [...released, ...closed],
   };
 }
 
 /** Rule 1: an approved check must carry an integer cardBalance and a cardHolderName. */
-const validCheckApproval = (answer: Extract<Answer, { action: "approve" }>) =>
-  Number.isInteger(answer.cardBalance) && typeof answer.cardHolderName === "string" && answer.cardHolderName.length > 0;
+const validCheckApproval = (answer: Approve): answer is Approve & CheckFallback =>
+  Number.isSafeInteger(answer.cardBalance) && typeof answer.cardHolderName === "string" && answer.cardHolderName.length > 0;
 
 /** The receiver answered the request (or an amount update). Anything unusable applies the timeout default. */
-export function applyAnswer(a: Authorization, answer: Answer, now: number): Step {
-  expectState(awaitingFirstAnswer(a) || awaitingUpdateAnswer(a), "applyAnswer", a);
-  if (answer.action === "unusable") return applyTimeoutDefault(a, now, answer.reason);
+export function applyAnswer(a: Authorization, answer: Answer, now: number, fallback?: CheckFallback): Step {
+  expectState(isAwaitingAnswer(a), "applyAnswer", a);
+  if (answer.action === "unusable") return applyTimeoutDefault(a, now, answer.reason, fallback);
   if (a.pendingUpdate) return answerUpdate(a, answer, "direct-response", null);
-  if (answer.action === "decline") return declineFirst(a, answer.code ?? "declined", "direct-response", null, answer.metadata);
-  if (a.type === "check" && !validCheckApproval(answer)) return declineFirst(a, "invalid-response", "direct-response", "invalid-response");
-  return approveFirst(a, answer, "direct-response", null);
+  if (answer.action === "decline") return declineFirst(a, answer.code ?? null, "direct-response", null, answer);
+  if (a.type === "capture") return approveCapture(a, answer, "direct-response", null);
+  if (!validCheckApproval(answer)) return declineFirst(a, null, "direct-response", "invalid-response", answer);
+  return approveCheck(a, answer, "direct-response", null);
 }
 
-/** No usable answer in time: the timeout default (program's, else webhook's, else decline) decides. */
-export function applyTimeoutDefault(a: Authorization, _now: number, reason = "timeout-error"): Step {
-  expectState(awaitingFirstAnswer(a) || awaitingUpdateAnswer(a), "applyTimeoutDefault", a);
-  const statusReason = reason;
-  const answer: Answer = a.timeoutDefault === "approve" ? { action: "approve" } : { action: "decline", code: "timeout" };
-  if (a.pendingUpdate) return answerUpdate(a, answer, "system-response", statusReason);
-  if (answer.action === "decline") return declineFirst(a, "timeout", "system-response", statusReason);
-  return approveFirst(a, answer, "system-response", statusReason);
+/**
+ * No usable answer in time: the timeout default (program's, else webhook's, else decline) decides, as a
+ * system-response with statusReason `reason` and no declineReason. A check approved this way reports the platform's
+ * own balance and name.
+ */
+export function applyTimeoutDefault(a: Authorization, _now: number, reason = "timeout-error", fallback?: CheckFallback): Step {
+  expectState(isAwaitingAnswer(a), "applyTimeoutDefault", a);
+  if (a.timeoutDefault === "decline") {
+    const decline: Decline = { action: "decline" };
+    return a.pendingUpdate ? answerUpdate(a, decline, "system-response", reason) : declineFirst(a, null, "system-response", reason, decline);
+  }
+  const approve: Approve = { action: "approve" };
+  if (a.pendingUpdate) return answerUpdate(a, approve, "system-response", reason);
+  if (a.type === "capture") return approveCapture(a, approve, "system-response", reason);
+  if (!fallback) return declineFirst(a, null, "system-response", reason, approve);
+  return approveCheck(a, { ...approve, ...fallback }, "system-response", reason);
 }
 
-/** The network changes the amount of an approved authorization: ask again, 4 seconds to answer. */
-export function requestAmountUpdate(a: Authorization, update: { amount: number; fees: number }, now: number): Step {
-  expectState(a.status === "approved" && a.type === "capture", "requestAmountUpdate", a);
+/**
+ * The network changes the amount of an approved capture. A larger total is held first; when the funding source
+ * cannot cover the difference the service declines the change itself. Otherwise the receiver is asked (4 s).
+ */
+export function requestAmountUpdate(a: Authorization, update: { amount: number; fees: number }, now: number, available: number): Step {
+  expectState(isApprovedCapture(a), "requestAmountUpdate", a);
+  const increase = update.amount + update.fees - a.debited;
+  if (increase > available) {
+    return {
+      authorization: { ...a, status: "declined", decisionType: "system-response", declineReason: "insufficient-funds", statusReason: "insufficient-funds" },
+      effects: [emit("card.authorization.closed")],
+    };
+  }
   const dueAt = now + DECISION_WINDOW_MS;
+  const holds = increase > 0;
   return {
-    authorization: { ...a, status: "pending", pendingUpdate: update, decisionDueAt: dueAt },
-    effects: [{ kind: "emit", event: "card.authorization.update" }, { kind: "await-decision", dueAt }],
+    authorization: { ...a, status: "pending", pendingUpdate: update, decisionDueAt: dueAt, reserved: holds, held: holds ? increase : 0 },
+    effects: [...(holds ? [{ kind: "hold", amount: increase } as const] : []), emit("card.authorization.update"), { kind: "await-decision", dueAt }],
   };
 }
 
 /**
- * The answer to an amount update. Approve: the debit moves to the new amount (the difference is debited or
- * refunded) and a transaction records the difference. Decline: the purchase does not go through — what was debited
- * is refunded, as the reference receiver releases its lien.
+ * The answer to an amount update. Approve: the authorization moves to the new amount — the held increase is
+ * captured, or the decrease refunded — and a transaction records the difference. Decline: the change does not go
+ * through: the held increase is released and the authorization is `declined` with the code, while what was captured
+ * at the original amount stays debited (as the reference receiver keeps its debit and releases only its lock).
  */
-function answerUpdate(a: Authorization, answer: Exclude<Answer, { action: "unusable" }>, decisionType: DecisionType, reason: string | null): Step {
+function answerUpdate(a: Authorization, answer: Approve | Decline, decisionType: DecisionType, reason: string | null): Step {
   const update = a.pendingUpdate!;
-  const base = { ...a, pendingUpdate: null, decisionDueAt: null, decisionType, statusReason: reason, metadata: { ...a.metadata, ...answer.metadata } };
+  const base = { ...a, pendingUpdate: null, decisionDueAt: null, decisionType, statusReason: reason, metadata: mergeMetadata(a, answer), reserved: false, held: 0 };
   if (answer.action === "decline") {
+    const released: Effect[] = a.held > 0 ? [{ kind: "release-hold", amount: a.held }] : [];
     return {
-      authorization: { ...base, status: "declined", declineReason: answer.code ?? "declined", debited: 0 },
-      effects: [{ kind: "refund", amount: a.debited }, { kind: "emit", event: "card.authorization.closed" }],
+      authorization: { ...base, status: "declined", declineReason: answer.code ?? null },
+      effects: [...released, emit("card.authorization.closed")],
     };
   }
   const total = update.amount + update.fees;
-  const delta = total - a.debited;
-  const ledger: Effect[] = delta > 0 ? [{ kind: "debit", amount: delta }] : delta < 0 ? [{ kind: "refund", amount: -delta }] : [];
+  const change = total - a.debited;
+  const ledger: Effect[] = change > 0 ? [{ kind: "capture-hold", amount: change }] : change < 0 ? [{ kind: "refund", amount: -change }] : [];
+  const transaction: Effect[] =
+    change === 0 ? [] : [{ kind: "create-transaction", type: "adjustment", amount: a.amount - update.amount, fees: a.fees - update.fees }];
   return {
     authorization: { ...base, status: "approved", amount: update.amount, fees: update.fees, debited: total },
-    effects: [
-      ...ledger,
-      { kind: "emit", event: "card.authorization.closed" },
-      { kind: "create-transaction", amount: a.amount - update.amount, fees: a.fees - update.fees },
-    ],
+    effects: [...ledger, emit("card.authorization.closed"), ...transaction],
   };
 }
 
-/** The network reverses an approved authorization: the debited amount goes back to the settlement balance. */
+/** The network reverses an approved capture: what was debited goes to the settlement balance (Rule 4). */
 export function reverse(a: Authorization): Step {
-  expectState(a.status === "approved" && a.type === "capture", "reverse", a);
+  expectState(isApprovedCapture(a), "reverse", a);
+  const credited: Effect[] = a.debited > 0 ? [{ kind: "credit-settlement", amount: a.debited }] : [];
   return {
     authorization: { ...a, status: "reversed", debited: 0 },
-    effects: [{ kind: "credit-settlement", amount: a.debited }, { kind: "emit", event: "card.authorization.update" }],
+    effects: [
+      ...credited,
+      emit("card.authorization.update"),
+      { kind: "create-transaction", type: "reversal", amount: a.amount, fees: a.fees },
+    ],
   };
 }

@@ -4,10 +4,14 @@
  * The engine keeps balances in PostgreSQL and applies these rules inside the authorization's transaction.
  */
 export type AccountRole =
-  /** A business's money with the platform, per currency; card programs may spend from it. */
+  /** A business's default account per currency, where its money with the platform sits; programs may spend from it. */
   | "settlement"
-  /** A card's own account (funding source `card-account`), or a customer account. */
+  /** An account the business opened (main or sub), for itself or a customer. */
+  | "customer"
+  /** A card's own account (funding source `card-account`). */
   | "card"
+  /** A virtual account: money paid into it lands in its settlement account, so it never holds any. */
+  | "virtual"
   /** The card network's side: where captured money goes, and reversals come from. Not funded by us. */
   | "network-clearing"
   /** Money entering from outside (pay-ins). Not funded by us. */
@@ -37,7 +41,7 @@ export class LedgerError extends Error {
 export const available = (b: Balance) => b.posted - b.held;
 
 /** Accounts that must never be spent below zero; clearing and external accounts mirror the outside world. */
-export const mustStayFunded = (role: AccountRole) => role === "settlement" || role === "card";
+export const mustStayFunded = (role: AccountRole) => role !== "network-clearing" && role !== "external";
 
 function positive(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new LedgerError("invalid-amount", `amount must be a positive integer of minor units, not ${amount}`);

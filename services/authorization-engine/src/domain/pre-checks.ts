@@ -1,10 +1,13 @@
 /**
- * The checks before a capture is put to the receiver (interface "States and transitions"; ARCHITECTURE §5):
+ * The checks before an authorization is put to the receiver (interface "States and transitions"; ARCHITECTURE §5):
  * an inactive card, customer or account drops the request; a failed account, balance or spending-control check
  * declines it. Pure: the caller supplies the statuses, the balance and what was spent per interval.
  */
-export type Channel = "atm" | "pos" | "online" | "in-app";
-export type LimitInterval = "daily" | "weekly" | "monthly" | "yearly" | "per-authorization" | "all-time";
+import type { CHANNELS } from "@cardhold/contracts";
+import { MCC_CATEGORIES, type MccCategory } from "./mcc-categories";
+import type { LimitInterval } from "./spending-windows";
+
+export type Channel = (typeof CHANNELS)[number];
 
 export interface SpendingControls {
   allowedChannels?: Channel[];
@@ -12,12 +15,15 @@ export interface SpendingControls {
   /** "5541-5542,7654" style lists. */
   allowedMcc?: string;
   blockedMcc?: string;
+  allowedCategories?: MccCategory[];
+  blockedCategories?: MccCategory[];
   allowedMerchants?: string[];
   blockedMerchants?: string[];
   spendingLimits?: Array<{ amount: number; interval: LimitInterval }>;
 }
 
-export interface CaptureContext {
+export interface AuthorizationContext {
+  type: "check" | "capture";
   cardStatus: string;
   customerStatus: string;
   accountStatus: string;
@@ -33,7 +39,14 @@ export interface CaptureContext {
   spent: Partial<Record<LimitInterval, number>>;
 }
 
-export type PreCheck = { outcome: "drop"; reason: string } | { outcome: "decline"; reason: string } | { outcome: "pass" };
+/** A decline names the declineReason (`reason`) and which check failed (`detail`, the statusReason). */
+export type PreCheck =
+  | { outcome: "drop"; reason: string }
+  | { outcome: "decline"; reason: string; detail: string }
+  | { outcome: "pass" };
+
+/** The declineReason of every spending-control failure, as the reference receiver names it. */
+export const SPENDING_CONTROL = "spending-control";
 
 /** Whether an MCC is in a list like "5541-5542,7654" (ranges inclusive). */
 export function mccInList(mcc: string, list: string): boolean {
@@ -48,30 +61,41 @@ export function mccInList(mcc: string, list: string): boolean {
     });
 }
 
-function controlProblem(c: CaptureContext): string | undefined {
+const inCategories = (mcc: string, categories: MccCategory[]) => categories.some((c) => mccInList(mcc, MCC_CATEGORIES[c]));
+
+function merchantProblem(c: AuthorizationContext): string | undefined {
   const { controls } = c;
   if (controls.allowedChannels?.length && !controls.allowedChannels.includes(c.channel)) return "channel-not-allowed";
   if (controls.blockedChannels?.includes(c.channel)) return "channel-not-allowed";
   if (controls.allowedMcc && (!c.mcc || !mccInList(c.mcc, controls.allowedMcc))) return "mcc-not-allowed";
   if (controls.blockedMcc && c.mcc && mccInList(c.mcc, controls.blockedMcc)) return "mcc-not-allowed";
+  if (controls.allowedCategories?.length && (!c.mcc || !inCategories(c.mcc, controls.allowedCategories))) return "category-not-allowed";
+  if (controls.blockedCategories?.length && c.mcc && inCategories(c.mcc, controls.blockedCategories)) return "category-not-allowed";
   if (controls.allowedMerchants?.length && (!c.merchant || !controls.allowedMerchants.includes(c.merchant))) return "merchant-not-allowed";
   if (c.merchant && controls.blockedMerchants?.includes(c.merchant)) return "merchant-not-allowed";
+  return undefined;
+}
+
+function limitProblem(c: AuthorizationContext): string | undefined {
   const total = c.amount + c.fees;
-  for (const limit of controls.spendingLimits ?? []) {
+  for (const limit of c.controls.spendingLimits ?? []) {
     const before = limit.interval === "per-authorization" ? 0 : (c.spent[limit.interval] ?? 0);
     if (before + total > limit.amount) return "spending-limit-exceeded";
   }
   return undefined;
 }
 
-export function preCheckCapture(c: CaptureContext): PreCheck {
-  if (c.cardStatus !== "active") return { outcome: "drop", reason: `card is ${c.cardStatus}` };
-  if (c.customerStatus !== "active") return { outcome: "drop", reason: `customer is ${c.customerStatus}` };
-  if (c.accountStatus !== "active") return { outcome: "drop", reason: `account is ${c.accountStatus}` };
+export function preCheck(c: AuthorizationContext): PreCheck {
+  if (c.cardStatus !== "active") return { outcome: "drop", reason: `the card is ${c.cardStatus}` };
+  if (c.customerStatus !== "active") return { outcome: "drop", reason: `the card's customer is ${c.customerStatus}` };
+  if (c.accountStatus !== "active") return { outcome: "drop", reason: `the card's funding account is ${c.accountStatus}` };
   if (!Number.isSafeInteger(c.amount) || c.amount < 0 || !Number.isSafeInteger(c.fees) || c.fees < 0) {
-    return { outcome: "decline", reason: "invalid-transaction" };
+    return { outcome: "decline", reason: "invalid-transaction", detail: "invalid-transaction" };
   }
-  if (c.available < c.amount + c.fees) return { outcome: "decline", reason: "insufficient-funds" };
-  const control = controlProblem(c);
-  return control ? { outcome: "decline", reason: control } : { outcome: "pass" };
+  const merchant = merchantProblem(c);
+  if (merchant) return { outcome: "decline", reason: SPENDING_CONTROL, detail: merchant };
+  if (c.type === "check") return { outcome: "pass" };
+  if (c.available < c.amount + c.fees) return { outcome: "decline", reason: "insufficient-funds", detail: "insufficient-funds" };
+  const limit = limitProblem(c);
+  return limit ? { outcome: "decline", reason: SPENDING_CONTROL, detail: limit } : { outcome: "pass" };
 }

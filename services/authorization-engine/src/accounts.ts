@@ -1,0 +1,113 @@
+import { accountRequestSchema, simulatePayInSchema } from "@cardhold/contracts";
+import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db, type Queryable } from "@cardhold/db";
+import { conflict, findProjectedCustomers, notFound, stateConflict, validate } from "@cardhold/platform";
+import type { Scope } from "@cardhold/query";
+import { toAccountRecord, toBalanceRecord } from "./records";
+import {
+  findAccount, findAccountByNumber, insertAccount, SCHEMA, settlementAccount, systemAccount, type AccountRow,
+} from "./store/accounts.store";
+import { openLedger } from "./store/ledger.store";
+
+/** How long a customer created a moment ago may take to reach this service's projection. */
+export const PROJECTION_WAIT_MS = 3_000;
+
+/** Runs a write; a reference the business already used becomes a 409. */
+export async function uniqueReference<T>(what: string, reference: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (pgErrorCode(error) === PG_UNIQUE_VIOLATION && reference !== undefined && /reference/.test(String((error as Error).message))) {
+      throw conflict(`A ${what} with reference "${reference}" already exists`);
+    }
+    throw error;
+  }
+}
+
+/** The customer must exist for this business and mode (looked up in the projection, which may lag a moment). */
+export async function requireCustomer(db: Db, scope: Scope, id: string) {
+  const [customer] = await findProjectedCustomers(db, SCHEMA, scope, [id], PROJECTION_WAIT_MS);
+  if (!customer) throw notFound("Customer", id);
+  return customer;
+}
+
+/** An account of this business that can hold money in `currency` (not virtual): for settlement and debit sources. */
+export async function requireMoneyAccount(db: Queryable, scope: Scope, id: string, currency: string, field: string): Promise<AccountRow> {
+  const account = await findAccount(db, scope, id);
+  if (!account) throw notFound("Account", id);
+  if (account.role === "virtual") throw stateConflict(`${field}: account ${id} is virtual and holds no money`);
+  if (account.currency !== currency) throw stateConflict(`${field}: account ${id} is in ${account.currency}, not ${currency}`);
+  return account;
+}
+
+export async function createAccount(db: Db, scope: Scope, body: unknown) {
+  const request = validate(accountRequestSchema, body);
+  if (request.customer) await requireCustomer(db, scope, request.customer);
+  const row = await uniqueReference("account", request.reference, () =>
+    db.tx(async (tx) => {
+      const settlement = request.type === "virtual"
+        ? request.settlementAccount
+          ? (await requireMoneyAccount(tx, scope, request.settlementAccount, request.currency, "settlementAccount")).id
+          : await settlementAccount(tx, scope, request.currency)
+        : null;
+      return (await insertAccount(tx, scope, {
+        role: request.type === "virtual" ? "virtual" : "customer",
+        type: request.type,
+        name: request.name,
+        currency: request.currency,
+        customer_id: request.customer,
+        reference: request.reference,
+        settlement_account_id: settlement,
+        metadata: request.metadata,
+        depositChannel: request.depositChannels?.includes("bank-account") ?? false,
+      }))!;
+    }),
+  );
+  return toAccountRecord(row);
+}
+
+export async function getAccount(db: Queryable, scope: Scope, id: string): Promise<AccountRow> {
+  const account = await findAccount(db, scope, id);
+  if (!account) throw notFound("Account", id);
+  return account;
+}
+
+/**
+ * Test mode: money arrives at an account's deposit channel (its 10-digit number) from outside. A virtual account
+ * holds nothing: the money lands in its settlement account. A pay-in sent again with the same reference credits
+ * nothing more. Answers with the credited account and its balance.
+ */
+export async function simulatePayIn(db: Db, scope: Scope, body: unknown) {
+  const request = validate(simulatePayInSchema, body);
+  const target = await findAccountByNumber(db, scope, request.accountNumber);
+  if (!target) throw notFound("Account with number", request.accountNumber);
+  if (target.status !== "active") throw stateConflict(`account ${target.id} is ${target.status}`);
+  const creditedId = target.settlement_account_id ?? target.id;
+  try {
+    await db.tx(async (tx) => {
+      if (request.reference && (await alreadyPaidIn(tx, scope, request.reference))) return;
+      const external = await systemAccount(tx, scope, "external", target.currency);
+      const ledger = await openLedger(tx, scope, { funded: [creditedId], system: [external] });
+      const movementId = await ledger.move({
+        kind: "pay-in", reference: request.reference ?? request.accountNumber, description: `${request.method} to ${request.accountNumber}`,
+        from: external, to: creditedId, amount: request.amount,
+      });
+      if (request.reference) {
+        await tx.query("INSERT INTO engine.pay_ins (business_id, mode, reference, movement_id) VALUES ($1, $2, $3, $4)", [
+          scope.businessId, scope.mode, request.reference, movementId,
+        ]);
+      }
+    });
+  } catch (error) {
+    // The same reference paid in at the same moment: that one stands, this one moved nothing.
+    if (pgErrorCode(error) !== PG_UNIQUE_VIOLATION) throw error;
+  }
+  const credited = await getAccount(db, scope, creditedId);
+  return { ...toAccountRecord(credited), balance: toBalanceRecord(credited) };
+}
+
+async function alreadyPaidIn(tx: Queryable, scope: Scope, reference: string): Promise<boolean> {
+  const { rowCount } = await tx.query("SELECT 1 FROM engine.pay_ins WHERE business_id = $1 AND mode = $2 AND reference = $3", [
+    scope.businessId, scope.mode, reference,
+  ]);
+  return (rowCount ?? 0) > 0;
+}

@@ -1,0 +1,79 @@
+import { enqueue, type OutgoingMessage } from "@cardhold/bus";
+import type { Queryable } from "@cardhold/db";
+import { newId } from "@cardhold/platform";
+import type { Scope } from "@cardhold/query";
+import type { Effect, Step } from "../domain/authorization";
+import { toAuthorizationRecord, toTransactionRecord } from "../records";
+import { SCHEMA, systemAccount } from "../store/accounts.store";
+import { fromDomain, saveAuthorization, type AuthorizationRow } from "../store/authorizations.store";
+import { openLedger, type Ledger } from "../store/ledger.store";
+import { insertTransaction } from "../store/transactions.store";
+import { eventFor } from "./events";
+
+const FUNDING_EFFECTS = new Set<Effect["kind"]>(["hold", "release-hold", "capture-hold", "refund"]);
+
+/** The accounts a step moves money on: the funding account, and the settlement account for a reversal. */
+function fundedAccounts(row: AuthorizationRow, effects: Effect[]): string[] {
+  const ids = new Set<string>();
+  for (const e of effects) {
+    if (FUNDING_EFFECTS.has(e.kind)) ids.add(row.account_id);
+    if (e.kind === "credit-settlement") ids.add(row.settlement_account_id);
+  }
+  return [...ids];
+}
+
+async function moveMoney(ledger: Ledger, row: AuthorizationRow, clearing: string, e: Effect): Promise<void> {
+  const base = { reference: row.id };
+  switch (e.kind) {
+    case "hold":
+      return ledger.hold(row.account_id, e.amount);
+    case "release-hold":
+      return ledger.release(row.account_id, e.amount);
+    case "capture-hold":
+      await ledger.move({ ...base, kind: "capture", description: `card ${row.card_id} capture`, from: row.account_id, to: clearing, amount: e.amount, capturing: true });
+      return;
+    case "refund":
+      await ledger.move({ ...base, kind: "refund", description: `card ${row.card_id} amount lowered`, from: clearing, to: row.account_id, amount: e.amount });
+      return;
+    case "credit-settlement":
+      await ledger.move({ ...base, kind: "reversal", description: `card ${row.card_id} reversal`, from: clearing, to: row.settlement_account_id, amount: e.amount });
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * Carries out a state-machine step inside the caller's transaction: the ledger movements, the card transactions, the
+ * new state of the authorization and its events (through the outbox), in the order the step lists them. A step that
+ * asks the receiver records its event as the decision the answer must belong to. `ledger` is given when the caller
+ * already opened one (and locked the funding account) for this transaction.
+ */
+export async function carryOut(tx: Queryable, scope: Scope, row: AuthorizationRow, step: Step, ledger?: Ledger): Promise<AuthorizationRow> {
+  const funded = fundedAccounts(row, step.effects);
+  const clearing = funded.length > 0 ? await systemAccount(tx, scope, "network-clearing", row.currency) : "";
+  const books = ledger ?? (funded.length > 0 ? await openLedger(tx, scope, { funded, system: [clearing] }) : undefined);
+  const transactions = [];
+  for (const e of step.effects) {
+    if (FUNDING_EFFECTS.has(e.kind) || e.kind === "credit-settlement") await moveMoney(books!, row, clearing, e);
+    if (e.kind === "create-transaction") {
+      transactions.push(await insertTransaction(tx, scope, {
+        id: newId("transaction"), authorization_id: row.id, card_id: row.card_id, customer_id: row.customer_id, type: e.type,
+        channel: row.channel, currency: row.currency, amount: e.amount, fees: e.fees, mcc: row.mcc, network_data: row.network_data,
+        created_at: new Date(),
+      }));
+    }
+  }
+  const emitted = step.effects.flatMap((e) => (e.kind === "emit" ? [e.event] : []));
+  const asks = step.effects.some((e) => e.kind === "await-decision");
+  // The decision event id is known before the row is saved, so the answer can be matched to this very question.
+  const events = emitted.map((kind) => ({ kind, id: newId("event") }));
+  const decisionEvent = asks ? events.find((e) => e.kind !== "card.authorization.closed")?.id : undefined;
+  const saved = await saveAuthorization(tx, { ...fromDomain(row, step.authorization), decision_event_id: decisionEvent ?? (asks ? row.decision_event_id : null) });
+  const messages: OutgoingMessage[] = [
+    ...events.map((e) => eventFor(scope, e.kind, toAuthorizationRecord(saved), saved.id, e.id).message),
+    ...transactions.map((t) => eventFor(scope, "card.transaction.created", toTransactionRecord(t), saved.id).message),
+  ];
+  await enqueue(tx, SCHEMA, messages);
+  return saved;
+}

@@ -1,0 +1,44 @@
+import type { DecisionAnsweredMessage } from "@cardhold/contracts";
+import type { Queryable } from "@cardhold/db";
+import type { Scope } from "@cardhold/query";
+import { applyAnswer, applyTimeoutDefault, isAwaitingAnswer, type CheckFallback } from "../domain/authorization";
+import { answerOf } from "../domain/receiver-answer";
+import { findAccountsByIds } from "../store/accounts.store";
+import { lockAuthorizationById, lockOverdueAuthorizations, toDomain, type AuthorizationRow } from "../store/authorizations.store";
+import { findCard } from "../store/cards.store";
+import { carryOut } from "./carry-out";
+
+const scopeOf = (row: AuthorizationRow): Scope => ({ businessId: row.business_id, mode: row.mode });
+
+/** What the platform reports for a check that its timeout default approves: the funding balance and the card's name. */
+async function checkFallback(tx: Queryable, row: AuthorizationRow): Promise<CheckFallback | undefined> {
+  if (row.type !== "check") return undefined;
+  const [account] = await findAccountsByIds(tx, scopeOf(row), [row.account_id]);
+  const card = await findCard(tx, scopeOf(row), row.card_id);
+  return account && card ? { cardBalance: account.posted - account.held, cardHolderName: card.card_holder_name } : undefined;
+}
+
+/**
+ * The receiver's answer to a decision event (or why none came), from decisions.v1. An answer to an earlier question
+ * (another event id), or one that comes after the authorization was decided, changes nothing. Returns the
+ * authorization when it was decided now.
+ */
+export async function applyDecision(tx: Queryable, decision: DecisionAnsweredMessage["data"], now: number): Promise<AuthorizationRow | undefined> {
+  const row = await lockAuthorizationById(tx, decision.resourceId);
+  if (!row || row.decision_event_id !== decision.eventId || !isAwaitingAnswer(toDomain(row))) return undefined;
+  const step = applyAnswer(toDomain(row), answerOf(decision), now, await checkFallback(tx, row));
+  return carryOut(tx, scopeOf(row), row, step);
+}
+
+/**
+ * Decides the authorizations whose answer is overdue by `graceMs` with their timeout default (statusReason
+ * timeout-error). The deadline is in the database, so this also ends what a stopped engine left waiting.
+ */
+export async function applyOverdueDefaults(tx: Queryable, graceMs: number, limit: number, now: number): Promise<AuthorizationRow[]> {
+  const decided: AuthorizationRow[] = [];
+  for (const row of await lockOverdueAuthorizations(tx, graceMs, limit)) {
+    const step = applyTimeoutDefault(toDomain(row), now, "timeout-error", await checkFallback(tx, row));
+    decided.push(await carryOut(tx, scopeOf(row), row, step));
+  }
+  return decided;
+}

@@ -1,0 +1,26 @@
+import type { OutgoingMessage } from "@cardhold/bus";
+import { TOPICS, type EventPublishedMessage, type Mode } from "@cardhold/contracts";
+import { newId } from "@cardhold/platform";
+import type { Scope } from "@cardhold/query";
+
+/**
+ * A customer-facing event for the dispatcher (events.v1, keyed by the resource so one authorization's events are
+ * delivered in order). Returns the message and the event id (`evt.…`).
+ */
+export function eventFor(
+  scope: Scope,
+  kind: string,
+  data: Record<string, unknown>,
+  resourceId: string,
+  eventId: string = newId("event"),
+): { message: OutgoingMessage; eventId: string } {
+  const now = new Date().toISOString();
+  const value: EventPublishedMessage = {
+    type: "event.published",
+    businessId: scope.businessId,
+    mode: scope.mode as Mode,
+    occurredAt: now,
+    data: { resourceId, envelope: { event: kind, data, metadata: { sentAt: now, event: eventId } } },
+  };
+  return { message: { topic: TOPICS.events, key: resourceId, value }, eventId };
+}

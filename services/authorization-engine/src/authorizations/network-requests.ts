@@ -1,0 +1,146 @@
+import { randomInt } from "node:crypto";
+import type { OutboxRelay } from "@cardhold/bus";
+import type { Db, Queryable } from "@cardhold/db";
+import { AppError, findProjectedCustomers, newId, notFound, stateConflict } from "@cardhold/platform";
+import type { Scope } from "@cardhold/query";
+import { askReceiver, declineByService, IllegalTransition, requestAmountUpdate, reverse, type Authorization, type Step } from "../domain/authorization";
+import { preCheck, type Channel } from "../domain/pre-checks";
+import { intervalStart, type LimitInterval } from "../domain/spending-windows";
+import { SCHEMA } from "../store/accounts.store";
+import {
+  findAuthorization, findByNetworkReference, insertAuthorization, toDomain, spentSince, type AuthorizationRow,
+} from "../store/authorizations.store";
+import { findCard, type CardRow } from "../store/cards.store";
+import { openLedger } from "../store/ledger.store";
+import { findProgram, type ProgramRow } from "../store/programs.store";
+import { webhookTimeoutDefault } from "../store/webhooks.store";
+import { carryOut } from "./carry-out";
+
+export interface NetworkContext {
+  db: Db;
+  relay: Pick<OutboxRelay, "wake">;
+  now?: () => number;
+}
+
+/** What a card network sends with an authorization request (the simulation endpoints play the network). */
+export interface NetworkRequest {
+  channel: Channel;
+  mcc?: string;
+  merchantDescriptor?: string;
+  merchant?: string;
+  reference?: string;
+  amount: number;
+  fees: number;
+}
+
+/** The request was discarded (interface: card, customer or account inactive): nothing was created. */
+export const dropped = (cardId: string, why: string) =>
+  new AppError(422, "authorization-dropped", `The request was dropped: ${why}. No authorization was created for card ${cardId}.`);
+
+const digits = (n: number) => Array.from({ length: n }, () => String(randomInt(10))).join("");
+
+function networkDataFor(card: CardRow, request: NetworkRequest, reference: string): Record<string, string> {
+  return {
+    network: card.network,
+    reference,
+    rrn: digits(12),
+    stan: digits(6),
+    txnReference: digits(10),
+    cardAcceptorNameLocation: request.merchantDescriptor ?? "CARDHOLD SANDBOX MERCHANT LAGOS NG",
+    terminalId: "CHSIM001",
+  };
+}
+
+async function spentPerInterval(tx: Queryable, card: CardRow, now: number) {
+  const starts = (card.controls.spendingLimits ?? [])
+    .map((l) => [l.interval, intervalStart(l.interval, now)] as const)
+    .filter((s): s is readonly [LimitInterval, number] => s[1] !== null)
+    .map(([interval, start]) => [interval, new Date(start)] as [LimitInterval, Date]);
+  return spentSince(tx, card.id, starts);
+}
+
+async function timeoutDefaultFor(tx: Queryable, scope: Scope, program: ProgramRow) {
+  return program.timeout_default ?? (await webhookTimeoutDefault(tx, scope, program.webhook_id)) ?? "decline";
+}
+
+function newRow(scope: Scope, card: CardRow, program: ProgramRow, type: "check" | "capture", request: NetworkRequest, timeoutDefault: Authorization["timeoutDefault"]): AuthorizationRow {
+  const reference = request.reference ?? digits(13);
+  const now = new Date();
+  return {
+    id: newId("authorization"), business_id: scope.businessId, mode: scope.mode, card_id: card.id, customer_id: card.customer_id,
+    account_id: card.funding_account_id, settlement_account_id: program.settlement_account_id, program_id: program.id, type,
+    status: "pending", amount: request.amount, fees: type === "capture" ? request.fees + program.transaction_fee : request.fees,
+    currency: card.currency, channel: request.channel, mcc: request.mcc ?? null, merchant_id: request.merchant ?? null,
+    decision_type: null, status_reason: null, decline_reason: null, reserved: false, held: 0, debited: 0, pending_amount: null,
+    pending_fees: null, decision_due_at: null, decision_event_id: null, timeout_default: timeoutDefault, card_balance: null,
+    card_holder_name: null, network_reference: reference, network_data: networkDataFor(card, request, reference), metadata: {},
+    created_at: now, updated_at: now,
+  };
+}
+
+/**
+ * A check or capture request from the network: drop it (card, customer or account inactive), decline it (a failed
+ * pre-check), or hold the funds and ask the receiver — all in one transaction, with the funding account locked so
+ * that concurrent captures cannot spend the same money. A request sent again with the same network reference is
+ * the same authorization: it is returned as it stands and charges nothing more.
+ */
+export async function requestAuthorization(ctx: NetworkContext, scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest): Promise<AuthorizationRow> {
+  const now = ctx.now?.() ?? Date.now();
+  const row = await ctx.db.tx(async (tx) => {
+    const card = await findCard(tx, scope, cardId);
+    if (!card) throw notFound("Card", cardId);
+    const repeated = request.reference && (await findByNetworkReference(tx, scope, card.id, request.reference));
+    if (repeated) return repeated;
+    const program = (await findProgram(tx, scope, card.program_id))!;
+    const [customer] = await findProjectedCustomers(tx, SCHEMA, scope, [card.customer_id]);
+    const ledger = await openLedger(tx, scope, { funded: [card.funding_account_id] });
+    const account = ledger.account(card.funding_account_id);
+    const pre = preCheck({
+      type, cardStatus: card.status, customerStatus: customer?.status ?? "unknown", accountStatus: account.status,
+      available: ledger.balance(account.id).available, amount: request.amount, fees: request.fees + (type === "capture" ? program.transaction_fee : 0),
+      channel: request.channel, mcc: request.mcc, merchant: request.merchant, controls: card.controls,
+      spent: type === "capture" ? await spentPerInterval(tx, card, now) : {},
+    });
+    if (pre.outcome === "drop") throw dropped(card.id, pre.reason);
+    const inserted = await insertAuthorization(tx, newRow(scope, card, program, type, request, await timeoutDefaultFor(tx, scope, program)));
+    // Inserted at the same moment by a request with the same reference: that one stands.
+    if (!inserted) return (await findByNetworkReference(tx, scope, card.id, request.reference!))!;
+    const domain = toDomain(inserted);
+    const step = pre.outcome === "decline" ? declineByService(domain, pre.reason, pre.detail) : askReceiver(domain, now);
+    return carryOut(tx, scope, inserted, step, ledger);
+  });
+  ctx.relay.wake();
+  return row;
+}
+
+/** Runs a transition on an existing authorization, locked; an illegal one is a 422 naming the state. */
+async function transition(ctx: NetworkContext, scope: Scope, id: string, next: (tx: Queryable, row: AuthorizationRow) => Promise<{ step: Step; ledger?: Awaited<ReturnType<typeof openLedger>> }>) {
+  const row = await ctx.db.tx(async (tx) => {
+    const current = await findAuthorization(tx, scope, id, true);
+    if (!current) throw notFound("Card authorization", id);
+    try {
+      const { step, ledger } = await next(tx, current);
+      return await carryOut(tx, scope, current, step, ledger);
+    } catch (error) {
+      if (error instanceof IllegalTransition) throw stateConflict(`Card authorization ${id} is ${current.status}${current.type === "check" ? " (a check)" : ""}: ${error.message}`);
+      throw error;
+    }
+  });
+  ctx.relay.wake();
+  return row;
+}
+
+/** The network changes the amount of an approved capture: the increase is held and the receiver asked (4 s). */
+export function requestAmountChange(ctx: NetworkContext, scope: Scope, id: string, update: { amount: number; fees: number }): Promise<AuthorizationRow> {
+  return transition(ctx, scope, id, async (tx, row) => {
+    const domain = toDomain(row);
+    if (domain.status !== "approved" || domain.type !== "capture") return { step: requestAmountUpdate(domain, update, 0, 0) };
+    const ledger = await openLedger(tx, scope, { funded: [row.account_id] });
+    return { step: requestAmountUpdate(domain, update, ctx.now?.() ?? Date.now(), ledger.balance(row.account_id).available), ledger };
+  });
+}
+
+/** The network reverses an approved capture. */
+export function requestReversal(ctx: NetworkContext, scope: Scope, id: string): Promise<AuthorizationRow> {
+  return transition(ctx, scope, id, async (_tx, row) => ({ step: reverse(toDomain(row)) }));
+}

@@ -1,0 +1,54 @@
+import { simulateCaptureSchema, simulateCheckSchema, simulateReverseSchema, simulateUpdateSchema } from "@cardhold/contracts";
+import { notFound, validate } from "@cardhold/platform";
+import type { Scope } from "@cardhold/query";
+import { DECISION_WINDOW_MS } from "../domain/authorization";
+import { findAuthorization, type AuthorizationRow } from "../store/authorizations.store";
+import type { DecisionWaiters } from "./decision-waiters";
+import { requestAmountChange, requestAuthorization, requestReversal, type NetworkContext, type NetworkRequest } from "./network-requests";
+
+export interface SimulationContext extends NetworkContext {
+  waiters: DecisionWaiters;
+  /** How long past the decision window the sweeper waits (see deadline-sweeper.ts); the request waits a bit longer. */
+  sweeperGraceMs: number;
+}
+
+/**
+ * The test-mode simulation endpoints play the card network: each sends a request into the real authorization flow
+ * and answers with the authorization once it is decided, as a network waits for its answer.
+ */
+export function simulation(ctx: SimulationContext) {
+  const decided = (scope: Scope, row: AuthorizationRow) => ctx.waiters.until(scope, row.id, DECISION_WINDOW_MS + ctx.sweeperGraceMs + 5_000);
+
+  /** The approved capture to change or reverse: the one named (it must be this card's), or a new one. */
+  const captureFirst = async (scope: Scope, cardId: string, body: Omit<NetworkRequest, "amount"> & { amount?: number; authorization?: string }) => {
+    if (!body.authorization) return decided(scope, await requestAuthorization(ctx, scope, cardId, "capture", { ...body, amount: body.amount! }));
+    const existing = await findAuthorization(ctx.db, scope, body.authorization);
+    if (!existing || existing.card_id !== cardId) throw notFound("Card authorization", body.authorization);
+    return existing;
+  };
+
+  return {
+    async check(scope: Scope, cardId: string, body: unknown) {
+      const request = validate(simulateCheckSchema, body);
+      return decided(scope, await requestAuthorization(ctx, scope, cardId, "check", { ...request, amount: 0, fees: 0 }));
+    },
+    async capture(scope: Scope, cardId: string, body: unknown) {
+      const request = validate(simulateCaptureSchema, body);
+      return decided(scope, await requestAuthorization(ctx, scope, cardId, "capture", request));
+    },
+    /** Capture (unless an approved authorization is named), then change its amount; a capture not approved stays as it is. */
+    async updateCapture(scope: Scope, cardId: string, body: unknown) {
+      const request = validate(simulateUpdateSchema, body);
+      const capture = await captureFirst(scope, cardId, request);
+      if (!request.authorization && capture.status !== "approved") return capture;
+      return decided(scope, await requestAmountChange(ctx, scope, capture.id, { amount: request.updateAmount, fees: request.updateFees }));
+    },
+    /** Capture (unless an approved authorization is named), then reverse it; a capture not approved stays as it is. */
+    async reverseCapture(scope: Scope, cardId: string, body: unknown) {
+      const request = validate(simulateReverseSchema, body);
+      const capture = await captureFirst(scope, cardId, request);
+      if (!request.authorization && capture.status !== "approved") return capture;
+      return requestReversal(ctx, scope, capture.id);
+    },
+  };
+}

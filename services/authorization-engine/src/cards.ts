@@ -1,0 +1,160 @@
+import { randomInt } from "node:crypto";
+import { activateCardSchema, cardRequestSchema, cardUpdateSchema, fundCardSchema, resetPinSchema, type CardRequest } from "@cardhold/contracts";
+import type { Db, Queryable } from "@cardhold/db";
+import { AppError, badRequest, newId, notFound, stateConflict, validate } from "@cardhold/platform";
+import type { Scope } from "@cardhold/query";
+import { requireCustomer, requireMoneyAccount, uniqueReference } from "./accounts";
+import type { CardVault } from "./card-vault";
+import { generateCvv, generatePan, expiryFor } from "./domain/card-number";
+import { cardStatusAfter, CardStateError, type CardAction } from "./domain/card-status";
+import { LedgerError } from "./domain/ledger";
+import { toBalanceRecord, toCardRecord } from "./records";
+import { findAccount, insertAccount, type AccountRow } from "./store/accounts.store";
+import { findCard, insertCard, updateCard, type CardChange, type CardRow } from "./store/cards.store";
+import { openLedger } from "./store/ledger.store";
+import { findProgram, type ProgramRow } from "./store/programs.store";
+
+export interface CardContext {
+  db: Db;
+  vault: CardVault;
+}
+
+const random = (below: number) => randomInt(below);
+
+/** Money moved from an account that cannot cover it. */
+const insufficientFunds = (error: LedgerError) => new AppError(422, "insufficient-funds", error.message);
+
+async function moveFunding(tx: Queryable, scope: Scope, from: string, to: string, amount: number, cardId: string) {
+  const ledger = await openLedger(tx, scope, { funded: [from, to] });
+  try {
+    await ledger.move({ kind: "card-funding", reference: cardId, description: `funding card ${cardId}`, from, to, amount });
+  } catch (error) {
+    if (error instanceof LedgerError && error.code === "insufficient-funds") throw insufficientFunds(error);
+    throw error;
+  }
+}
+
+function checkFundingRequest(program: ProgramRow, r: CardRequest): void {
+  const cardAccount = program.funding_source_type === "card-account";
+  if (!cardAccount && (r.amount !== undefined || r.fundingSource !== undefined)) {
+    throw stateConflict(`program ${program.id} spends from its settlement account: a card of it takes no amount or fundingSource`);
+  }
+  if (r.amount !== undefined && !r.debitSource) throw badRequest("Invalid request body: debitSource", [{ path: "debitSource", message: "is required with amount" }]);
+  if (r.debitCurrency && r.debitCurrency !== program.currency) throw stateConflict(`debitCurrency ${r.debitCurrency}: cards of program ${program.id} are in ${program.currency} and no conversion is offered`);
+}
+
+/** The account a new card spends from: the program's settlement account, a given account, or a new card account. */
+async function fundingAccountFor(tx: Queryable, scope: Scope, program: ProgramRow, r: CardRequest, cardId: string): Promise<AccountRow> {
+  if (program.funding_source_type === "settlement-account") return (await findAccount(tx, scope, program.settlement_account_id))!;
+  if (r.fundingSource) return requireMoneyAccount(tx, scope, r.fundingSource, program.currency, "fundingSource");
+  return (await insertAccount(tx, scope, { role: "card", type: "sub", name: `Card account ${cardId}`, currency: program.currency, customer_id: r.customer }))!;
+}
+
+/** Issues a card: inactive, with a Luhn-valid PAN and a CVV stored sealed; optionally funded from `debitSource`. */
+export async function createCard(ctx: CardContext, scope: Scope, body: unknown) {
+  const r = validate(cardRequestSchema, body);
+  const customer = await requireCustomer(ctx.db, scope, r.customer);
+  const row = await uniqueReference("card", r.reference, () =>
+    ctx.db.tx(async (tx) => {
+      const program = await findProgram(tx, scope, r.program);
+      if (!program) throw notFound("Card program", r.program);
+      if (program.status !== "live") throw stateConflict(`Card program ${program.id} is not live yet: cards can be issued once it is`);
+      checkFundingRequest(program, r);
+      const id = newId("card");
+      const account = await fundingAccountFor(tx, scope, program, r, id);
+      const pan = generatePan(program.network, random);
+      const card = await insertCard(tx, scope, {
+        id, program_id: program.id, customer_id: r.customer, reference: r.reference, type: program.type, network: program.network,
+        currency: program.currency, funding_account_id: account.id, card_holder_name: r.cardHolderName ?? customer.name.slice(0, 26),
+        last4: pan.slice(-4), expiry: expiryFor(new Date()), pan_encrypted: ctx.vault.seal(pan), cvv_encrypted: ctx.vault.seal(generateCvv(random)),
+        controls: r.controls ?? {}, metadata: r.metadata ?? {},
+      });
+      if (r.amount !== undefined) {
+        await requireMoneyAccount(tx, scope, r.debitSource!, program.currency, "debitSource");
+        await moveFunding(tx, scope, r.debitSource!, account.id, r.amount, card.id);
+      }
+      return card;
+    }),
+  );
+  return toCardRecord(row);
+}
+
+export async function getCard(db: Queryable, scope: Scope, id: string): Promise<CardRow> {
+  const card = await findCard(db, scope, id);
+  if (!card) throw notFound("Card", id);
+  return card;
+}
+
+/** The card's status after `action`; a status that does not allow it is a 422. */
+function statusAfter(card: CardRow, action: CardAction) {
+  try {
+    return cardStatusAfter(card.status, action);
+  } catch (error) {
+    if (error instanceof CardStateError) throw stateConflict(`Card ${card.id}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Applies a lifecycle action to a card, locked. */
+async function changeCard(db: Db, scope: Scope, id: string, action: CardAction, change: (card: CardRow) => CardChange | Promise<CardChange>) {
+  const row = await db.tx(async (tx) => {
+    const card = await findCard(tx, scope, id, true);
+    if (!card) throw notFound("Card", id);
+    const status = statusAfter(card, action);
+    return updateCard(tx, scope, id, { ...(await change(card)), status });
+  });
+  return toCardRecord(row);
+}
+
+export const blockCard = (db: Db, scope: Scope, id: string) => changeCard(db, scope, id, "block", () => ({}));
+export const unblockCard = (db: Db, scope: Scope, id: string) => changeCard(db, scope, id, "unblock", () => ({}));
+export const terminateCard = (db: Db, scope: Scope, id: string) => changeCard(db, scope, id, "terminate", () => ({}));
+
+export function updateCardSettings(db: Db, scope: Scope, id: string, body: unknown) {
+  const update = validate(cardUpdateSchema, body);
+  return changeCard(db, scope, id, "change", () => ({
+    ...(update.controls !== undefined && { controls: update.controls }),
+    ...(update.metadata !== undefined && { metadata: update.metadata }),
+  }));
+}
+
+/** Activation proves the card is in the holder's hands: the CVV must match; the PIN is kept as a hash. */
+export function activateCard(ctx: CardContext, scope: Scope, id: string, body: unknown) {
+  const { cvv, pin } = validate(activateCardSchema, body);
+  return changeCard(ctx.db, scope, id, "activate", (card) => {
+    if (ctx.vault.open(card.cvv_encrypted) !== cvv) throw badRequest("Invalid request body: cvv", [{ path: "cvv", message: "does not match the card's CVV" }]);
+    return { pin_hash: ctx.vault.hashPin(pin) };
+  });
+}
+
+export function resetPin(ctx: CardContext, scope: Scope, id: string, body: unknown) {
+  const { pin } = validate(resetPinSchema, body);
+  return changeCard(ctx.db, scope, id, "change", () => ({ pin_hash: ctx.vault.hashPin(pin) }));
+}
+
+/** Moves money from `debitSource` into the card's own account (card-account programs); answers the new balance. */
+export async function fundCard(db: Db, scope: Scope, id: string, body: unknown) {
+  const request = validate(fundCardSchema, body);
+  const card = await getCard(db, scope, id);
+  const program = (await findProgram(db, scope, card.program_id))!;
+  if (program.funding_source_type !== "card-account") throw stateConflict(`Card ${id} spends from its program's settlement account and is not funded on its own`);
+  if (request.debitCurrency && request.debitCurrency !== card.currency) throw stateConflict(`debitCurrency ${request.debitCurrency}: card ${id} is in ${card.currency} and no conversion is offered`);
+  await db.tx(async (tx) => {
+    statusAfter((await findCard(tx, scope, id, true))!, "fund");
+    await requireMoneyAccount(tx, scope, request.debitSource, card.currency, "debitSource");
+    if (request.debitSource === card.funding_account_id) throw stateConflict("debitSource is the card's own account");
+    await moveFunding(tx, scope, request.debitSource, card.funding_account_id, request.amount, id);
+  });
+  return toBalanceRecord((await findAccount(db, scope, card.funding_account_id))!);
+}
+
+export async function cardSecrets(ctx: CardContext, scope: Scope, id: string) {
+  const card = await getCard(ctx.db, scope, id);
+  return {
+    cardHolderName: card.card_holder_name,
+    last4: card.last4,
+    pan: ctx.vault.open(card.pan_encrypted),
+    expiry: card.expiry,
+    cvv: ctx.vault.open(card.cvv_encrypted),
+  };
+}

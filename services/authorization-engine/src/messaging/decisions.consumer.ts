@@ -1,0 +1,28 @@
+import type { Logger } from "pino";
+import { handleOnce, type Bus, type OutboxRelay } from "@cardhold/bus";
+import { decisionAnsweredMessage, TOPICS } from "@cardhold/contracts";
+import type { Db } from "@cardhold/db";
+import { applyDecision } from "../authorizations/decisions";
+import type { DecisionWaiters } from "../authorizations/decision-waiters";
+import { SCHEMA } from "../store/accounts.store";
+
+/** decisions.v1 → the receiver's answers (or why none came) applied to the authorizations waiting for them. */
+export function subscribeToDecisions(deps: { db: Db; bus: Bus; logger: Logger; relay: Pick<OutboxRelay, "wake">; waiters: DecisionWaiters }) {
+  const consumer = "authorization-engine.decisions";
+  return deps.bus.subscribe({
+    group: consumer,
+    topics: [TOPICS.decisions],
+    handler: async (message) => {
+      const parsed = decisionAnsweredMessage.safeParse(message.value);
+      if (!parsed.success) return deps.logger.error({ messageId: message.id }, "skipping malformed decisions.v1 message");
+      let decided: string | undefined;
+      await handleOnce(deps.db, SCHEMA, consumer, message, async (tx) => {
+        decided = (await applyDecision(tx, parsed.data.data, Date.now()))?.id;
+      });
+      if (decided) {
+        deps.relay.wake();
+        deps.waiters.decided([decided]);
+      }
+    },
+  });
+}

@@ -1,0 +1,84 @@
+import { programRequestSchema, type ProgramRequest } from "@cardhold/contracts";
+import type { Db, Queryable } from "@cardhold/db";
+import { newId, notFound, stateConflict, validate } from "@cardhold/platform";
+import type { Scope } from "@cardhold/query";
+import { requireMoneyAccount } from "./accounts";
+import { toProgramRecord } from "./records";
+import { settlementAccount } from "./store/accounts.store";
+import { findProgram, insertProgram, setProgramLive, updateNewProgram, type ProgramFields } from "./store/programs.store";
+
+const WEBHOOK_WAIT_MS = 3_000;
+
+/** A webhook the program names must be one of the business's (the engine's copy of webhooks.v1 may lag a moment). */
+async function requireWebhook(db: Db, scope: Scope, id: string): Promise<void> {
+  const deadline = Date.now() + WEBHOOK_WAIT_MS;
+  for (;;) {
+    const { rowCount } = await db.query("SELECT 1 FROM engine.webhooks WHERE id = $1 AND business_id = $2 AND mode = $3", [id, scope.businessId, scope.mode]);
+    if (rowCount) return;
+    if (Date.now() >= deadline) throw notFound("Webhook", id);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function programFields(tx: Queryable, scope: Scope, p: ProgramRequest): Promise<ProgramFields> {
+  const auth = p.authorization;
+  const settlement = auth?.settlementAccount
+    ? (await requireMoneyAccount(tx, scope, auth.settlementAccount, p.currency, "authorization.settlementAccount")).id
+    : await settlementAccount(tx, scope, p.currency);
+  return {
+    name: p.name,
+    description: p.description ?? null,
+    network: p.network,
+    type: p.type,
+    quantity: p.quantity ?? null,
+    currency: p.currency,
+    distribution: p.distribution ?? null,
+    personalization: p.personalization ?? null,
+    funding_source_type: auth?.fundingSourceType ?? "settlement-account",
+    settlement_account_id: settlement,
+    transaction_fee: auth?.transactionFee ?? 0,
+    webhook_id: auth?.webhook ?? null,
+    timeout_default: auth?.timeoutDefault ?? null,
+    metadata: p.metadata ?? {},
+  };
+}
+
+async function validated(db: Db, scope: Scope, body: unknown): Promise<ProgramRequest> {
+  const request = validate(programRequestSchema, body);
+  if (request.authorization?.webhook) await requireWebhook(db, scope, request.authorization.webhook);
+  return request;
+}
+
+/** A virtual program is live at once; a physical one is `new` until it goes live. */
+export async function createProgram(db: Db, scope: Scope, body: unknown) {
+  const request = await validated(db, scope, body);
+  const row = await db.tx(async (tx) =>
+    insertProgram(tx, scope, newId("cardProgram"), request.type === "virtual" ? "live" : "new", await programFields(tx, scope, request)),
+  );
+  return toProgramRecord(row);
+}
+
+/** Replaces a program's fields; not once it is live. */
+export async function updateProgram(db: Db, scope: Scope, id: string, body: unknown) {
+  const request = await validated(db, scope, body);
+  const row = await db.tx(async (tx) => {
+    const current = await findProgram(tx, scope, id);
+    if (!current) throw notFound("Card program", id);
+    const updated = current.status === "new" ? await updateNewProgram(tx, scope, id, await programFields(tx, scope, request)) : undefined;
+    if (!updated) throw stateConflict(`Card program ${id} is live and can no longer be changed`);
+    return updated;
+  });
+  return toProgramRecord(row);
+}
+
+export async function getProgram(db: Queryable, scope: Scope, id: string) {
+  const row = await findProgram(db, scope, id);
+  if (!row) throw notFound("Card program", id);
+  return row;
+}
+
+/** Test mode: a physical program goes live (a virtual one already is). */
+export async function simulateGoLive(db: Db, scope: Scope, id: string) {
+  await getProgram(db, scope, id);
+  return toProgramRecord((await setProgramLive(db, scope, id))!);
+}

@@ -1,0 +1,148 @@
+import { randomInt } from "node:crypto";
+import type { Queryable } from "@cardhold/db";
+import { newId } from "@cardhold/platform";
+import { scopedResource, type Scope } from "@cardhold/query";
+import type { AccountRole } from "../domain/ledger";
+
+export const SCHEMA = "engine";
+
+export interface AccountRow {
+  id: string;
+  business_id: string;
+  mode: string;
+  role: AccountRole;
+  type: "main" | "sub" | "virtual" | "system";
+  name: string;
+  currency: string;
+  customer_id: string | null;
+  reference: string | null;
+  settlement_account_id: string | null;
+  status: string;
+  deposit_account_number: string | null;
+  deposit_channels: Array<Record<string, string>>;
+  metadata: Record<string, unknown>;
+  posted: number;
+  held: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The accounts list as the query language sees it (system accounts are not in the view). */
+export const accountResource = scopedResource(
+  "account",
+  "engine.business_accounts",
+  {
+    id: { type: "id", column: "id", sortable: true },
+    name: { type: "string", column: "name", sortable: true },
+    type: { type: "string", column: "type", sortable: true },
+    currency: { type: "string", column: "currency", sortable: true },
+    customer: { type: "id", column: "customer_id" },
+    reference: { type: "string", column: "reference" },
+    status: { type: "string", column: "status", sortable: true },
+    settlementAccount: { type: "id", column: "settlement_account_id" },
+    metadata: { type: "object", column: "metadata" },
+    createdAt: { type: "date", column: "created_at", sortable: true },
+    updatedAt: { type: "date", column: "updated_at", sortable: true },
+  },
+  { relations: { customer: "customer", settlementAccount: "account" } },
+);
+
+export type NewAccount = Pick<AccountRow, "role" | "type" | "name" | "currency"> &
+  Partial<Pick<AccountRow, "customer_id" | "reference" | "settlement_account_id" | "metadata">> & { depositChannel?: boolean };
+
+const BANK = { bankName: "Cardhold Sandbox Bank", bankCode: "999", partner: "cardhold-sandbox" };
+const ACCOUNT_NUMBER_TRIES = 5;
+
+/** A fresh 10-digit NUBAN-style number; uniqueness is the database's (a collision is retried). */
+const accountNumber = () => String(randomInt(1_000_000_000, 10_000_000_000));
+
+/**
+ * Inserts an account; with a deposit channel it gets a unique 10-digit account number to receive pay-ins (a taken
+ * number is skipped with ON CONFLICT, not an error, so this works inside a transaction). `onePerCurrency` makes the
+ * insert a no-op (undefined) when the business already has this role's account in the currency.
+ */
+export async function insertAccount(db: Queryable, scope: Scope, a: NewAccount, onePerCurrency = false): Promise<AccountRow | undefined> {
+  const conflict = onePerCurrency
+    ? "ON CONFLICT (business_id, mode, currency, role) WHERE role IN ('settlement', 'network-clearing', 'external') DO NOTHING"
+    : "ON CONFLICT (deposit_account_number) DO NOTHING";
+  for (let attempt = 1; attempt <= ACCOUNT_NUMBER_TRIES; attempt++) {
+    const number = a.depositChannel ? accountNumber() : null;
+    const channels = number ? [{ type: "bank-account", accountName: a.name, accountNumber: number, ...BANK }] : [];
+    const { rows } = await db.query<AccountRow & Record<string, unknown>>(
+      `INSERT INTO engine.accounts (id, business_id, mode, role, type, name, currency, customer_id, reference,
+         settlement_account_id, deposit_account_number, deposit_channels, metadata, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now(), now()) ${conflict} RETURNING *`,
+      [newId("account"), scope.businessId, scope.mode, a.role, a.type, a.name, a.currency, a.customer_id ?? null,
+        a.reference ?? null, a.settlement_account_id ?? null, number, JSON.stringify(channels), a.metadata ?? {}],
+    );
+    if (rows[0] || onePerCurrency) return rows[0];
+  }
+  throw new Error(`no free deposit account number after ${ACCOUNT_NUMBER_TRIES} tries`);
+}
+
+export async function findAccount(db: Queryable, scope: Scope, id: string): Promise<AccountRow | undefined> {
+  const { rows } = await db.query<AccountRow & Record<string, unknown>>(
+    `SELECT * FROM engine.business_accounts WHERE id = $1 AND business_id = $2 AND mode = $3`,
+    [id, scope.businessId, scope.mode],
+  );
+  return rows[0];
+}
+
+export async function findAccountsByIds(db: Queryable, scope: Scope, ids: string[]): Promise<AccountRow[]> {
+  const { rows } = await db.query<AccountRow & Record<string, unknown>>(
+    `SELECT * FROM engine.business_accounts WHERE id = ANY($1::text[]) AND business_id = $2 AND mode = $3`,
+    [ids, scope.businessId, scope.mode],
+  );
+  return rows;
+}
+
+export async function findAccountByNumber(db: Queryable, scope: Scope, number: string): Promise<AccountRow | undefined> {
+  const { rows } = await db.query<AccountRow & Record<string, unknown>>(
+    `SELECT * FROM engine.business_accounts WHERE deposit_account_number = $1 AND business_id = $2 AND mode = $3`,
+    [number, scope.businessId, scope.mode],
+  );
+  return rows[0];
+}
+
+export async function findReferencedAccount(db: Queryable, scope: Scope, reference: string): Promise<AccountRow | undefined> {
+  const { rows } = await db.query<AccountRow & Record<string, unknown>>(
+    `SELECT * FROM engine.business_accounts WHERE reference = $1 AND business_id = $2 AND mode = $3`,
+    [reference, scope.businessId, scope.mode],
+  );
+  return rows[0];
+}
+
+/** The system account of a role (network-clearing, external) for a currency, created on first use. */
+export async function systemAccount(db: Queryable, scope: Scope, role: "network-clearing" | "external", currency: string): Promise<string> {
+  return oneAccountPerCurrency(db, scope, { role, type: "system", name: `${role} (${currency})`, currency });
+}
+
+/** The business's default (settlement) account in a currency, created on first use with a deposit channel. */
+export async function settlementAccount(db: Queryable, scope: Scope, currency: string): Promise<string> {
+  return oneAccountPerCurrency(db, scope, { role: "settlement", type: "main", name: `Settlement account (${currency})`, currency, depositChannel: true });
+}
+
+async function oneAccountPerCurrency(db: Queryable, scope: Scope, a: NewAccount): Promise<string> {
+  const find = async () => {
+    const { rows } = await db.query<{ id: string }>(
+      `SELECT id FROM engine.accounts WHERE business_id = $1 AND mode = $2 AND currency = $3 AND role = $4`,
+      [scope.businessId, scope.mode, a.currency, a.role],
+    );
+    return rows[0]?.id;
+  };
+  // Created at the same moment by another transaction: the insert does nothing and that one is found.
+  return (await find()) ?? (await insertAccount(db, scope, a, true))?.id ?? (await find())!;
+}
+
+/** Locks the rows of the given accounts (in id order, so concurrent transactions cannot deadlock on them). */
+export async function lockAccounts(db: Queryable, ids: string[]): Promise<Map<string, AccountRow>> {
+  const { rows } = await db.query<AccountRow & Record<string, unknown>>(
+    `SELECT * FROM engine.accounts WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+    [[...new Set(ids)]],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export async function setAccountBalance(db: Queryable, id: string, posted: number, held: number): Promise<void> {
+  await db.query("UPDATE engine.accounts SET posted = $2, held = $3, updated_at = now() WHERE id = $1", [id, posted, held]);
+}

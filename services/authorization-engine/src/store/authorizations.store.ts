@@ -1,0 +1,201 @@
+import type { Queryable } from "@cardhold/db";
+import { scopedResource, type Scope } from "@cardhold/query";
+import type { Authorization } from "../domain/authorization";
+import type { LimitInterval } from "../domain/spending-windows";
+
+export interface AuthorizationRow {
+  id: string;
+  business_id: string;
+  mode: string;
+  card_id: string;
+  customer_id: string;
+  account_id: string;
+  settlement_account_id: string;
+  program_id: string;
+  type: "check" | "capture";
+  status: Authorization["status"];
+  amount: number;
+  fees: number;
+  currency: string;
+  channel: string;
+  mcc: string | null;
+  merchant_id: string | null;
+  decision_type: Authorization["decisionType"];
+  status_reason: string | null;
+  decline_reason: string | null;
+  reserved: boolean;
+  held: number;
+  debited: number;
+  pending_amount: number | null;
+  pending_fees: number | null;
+  decision_due_at: Date | null;
+  decision_event_id: string | null;
+  timeout_default: Authorization["timeoutDefault"];
+  card_balance: number | null;
+  card_holder_name: string | null;
+  network_reference: string;
+  network_data: Record<string, string>;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const authorizationResource = scopedResource(
+  "card authorization",
+  "engine.authorizations",
+  {
+    id: { type: "id", column: "id", sortable: true },
+    card: { type: "id", column: "card_id" },
+    customer: { type: "id", column: "customer_id" },
+    account: { type: "id", column: "account_id" },
+    program: { type: "id", column: "program_id" },
+    type: { type: "string", column: "type", sortable: true },
+    status: { type: "string", column: "status", sortable: true },
+    amount: { type: "number", column: "amount", sortable: true },
+    fees: { type: "number", column: "fees" },
+    currency: { type: "string", column: "currency" },
+    channel: { type: "string", column: "channel" },
+    mcc: { type: "string", column: "mcc" },
+    decisionType: { type: "string", column: "decision_type" },
+    statusReason: { type: "string", column: "status_reason" },
+    declineReason: { type: "string", column: "decline_reason" },
+    reserved: { type: "boolean", column: "reserved" },
+    networkData: { type: "object", column: "network_data" },
+    metadata: { type: "object", column: "metadata" },
+    createdAt: { type: "date", column: "created_at", sortable: true },
+    updatedAt: { type: "date", column: "updated_at", sortable: true },
+  },
+  { relations: { card: "card", customer: "customer", account: "account", program: "program" } },
+);
+
+/** The state-machine view of a stored authorization. */
+export function toDomain(row: AuthorizationRow): Authorization {
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    amount: row.amount,
+    fees: row.fees,
+    decisionType: row.decision_type,
+    statusReason: row.status_reason,
+    declineReason: row.decline_reason,
+    reserved: row.reserved,
+    held: row.held,
+    debited: row.debited,
+    pendingUpdate: row.pending_amount === null ? null : { amount: row.pending_amount, fees: row.pending_fees ?? 0 },
+    decisionDueAt: row.decision_due_at?.getTime() ?? null,
+    timeoutDefault: row.timeout_default,
+    cardBalance: row.card_balance,
+    cardHolderName: row.card_holder_name,
+    metadata: row.metadata,
+  };
+}
+
+/** A stored authorization after a transition: the domain's fields written back onto the row. */
+export function fromDomain(row: AuthorizationRow, a: Authorization): AuthorizationRow {
+  return {
+    ...row,
+    status: a.status,
+    amount: a.amount,
+    fees: a.fees,
+    decision_type: a.decisionType,
+    status_reason: a.statusReason,
+    decline_reason: a.declineReason,
+    reserved: a.reserved,
+    held: a.held,
+    debited: a.debited,
+    pending_amount: a.pendingUpdate?.amount ?? null,
+    pending_fees: a.pendingUpdate?.fees ?? null,
+    decision_due_at: a.decisionDueAt === null ? null : new Date(a.decisionDueAt),
+    card_balance: a.cardBalance,
+    card_holder_name: a.cardHolderName,
+    metadata: a.metadata,
+  };
+}
+
+const COLUMNS = [
+  "id", "business_id", "mode", "card_id", "customer_id", "account_id", "settlement_account_id", "program_id", "type",
+  "status", "amount", "fees", "currency", "channel", "mcc", "merchant_id", "decision_type", "status_reason",
+  "decline_reason", "reserved", "held", "debited", "pending_amount", "pending_fees", "decision_due_at",
+  "decision_event_id", "timeout_default", "card_balance", "card_holder_name", "network_reference", "network_data",
+  "metadata", "created_at", "updated_at",
+] as const satisfies ReadonlyArray<keyof AuthorizationRow>;
+
+/** Inserts a new authorization; undefined when the card already has one with this network reference. */
+export async function insertAuthorization(db: Queryable, row: AuthorizationRow): Promise<AuthorizationRow | undefined> {
+  const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
+    `INSERT INTO engine.authorizations (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(", ")})
+     ON CONFLICT (business_id, mode, card_id, network_reference) DO NOTHING RETURNING *`,
+    COLUMNS.map((c) => row[c]),
+  );
+  return rows[0];
+}
+
+const MUTABLE = [
+  "status", "amount", "fees", "decision_type", "status_reason", "decline_reason", "reserved", "held", "debited",
+  "pending_amount", "pending_fees", "decision_due_at", "decision_event_id", "card_balance", "card_holder_name", "metadata",
+] as const satisfies ReadonlyArray<keyof AuthorizationRow>;
+
+export async function saveAuthorization(db: Queryable, row: AuthorizationRow): Promise<AuthorizationRow> {
+  const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
+    `UPDATE engine.authorizations SET ${MUTABLE.map((c, i) => `${c} = $${i + 2}`).join(", ")}, updated_at = now()
+      WHERE id = $1 RETURNING *`,
+    [row.id, ...MUTABLE.map((c) => row[c])],
+  );
+  return rows[0]!;
+}
+
+export async function findAuthorization(db: Queryable, scope: Scope, id: string, lock = false): Promise<AuthorizationRow | undefined> {
+  const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
+    `SELECT * FROM engine.authorizations WHERE id = $1 AND business_id = $2 AND mode = $3${lock ? " FOR UPDATE" : ""}`,
+    [id, scope.businessId, scope.mode],
+  );
+  return rows[0];
+}
+
+/** For the decisions consumer, which knows only the id: locks the row. */
+export async function lockAuthorizationById(db: Queryable, id: string): Promise<AuthorizationRow | undefined> {
+  const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
+    "SELECT * FROM engine.authorizations WHERE id = $1 FOR UPDATE",
+    [id],
+  );
+  return rows[0];
+}
+
+export async function findByNetworkReference(db: Queryable, scope: Scope, cardId: string, reference: string): Promise<AuthorizationRow | undefined> {
+  const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
+    "SELECT * FROM engine.authorizations WHERE business_id = $1 AND mode = $2 AND card_id = $3 AND network_reference = $4",
+    [scope.businessId, scope.mode, cardId, reference],
+  );
+  return rows[0];
+}
+
+/** Authorizations whose answer was due `graceMs` ago or earlier, locked (skipping those another worker holds). */
+export async function lockOverdueAuthorizations(db: Queryable, graceMs: number, limit: number): Promise<AuthorizationRow[]> {
+  const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
+    `SELECT * FROM engine.authorizations
+      WHERE decision_due_at IS NOT NULL AND decision_due_at <= now() - $1 * interval '1 millisecond'
+      ORDER BY decision_due_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    [graceMs, limit],
+  );
+  return rows;
+}
+
+/** The earliest answer deadline still open, if any (for the sweeper to sleep until). */
+export async function nextDeadline(db: Queryable): Promise<Date | undefined> {
+  const { rows } = await db.query<{ due: Date | null }>(
+    "SELECT min(decision_due_at) AS due FROM engine.authorizations WHERE decision_due_at IS NOT NULL",
+  );
+  return rows[0]?.due ?? undefined;
+}
+
+/** What the card has held or debited since the start of each period (the spending limits' "already spent"). */
+export async function spentSince(db: Queryable, cardId: string, starts: Array<[LimitInterval, Date]>): Promise<Partial<Record<LimitInterval, number>>> {
+  if (starts.length === 0) return {};
+  const sums = starts.map(([, ], i) => `COALESCE(sum(held + debited) FILTER (WHERE created_at >= $${i + 2}), 0)::bigint AS s${i}`);
+  const { rows } = await db.query<Record<string, number>>(
+    `SELECT ${sums.join(", ")} FROM engine.authorizations WHERE card_id = $1 AND type = 'capture'`,
+    [cardId, ...starts.map(([, start]) => start)],
+  );
+  return Object.fromEntries(starts.map(([interval], i) => [interval, Number(rows[0]?.[`s${i}`] ?? 0)]));
+}

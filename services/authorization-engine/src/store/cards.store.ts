@@ -1,0 +1,89 @@
+import type { Queryable } from "@cardhold/db";
+import { scopedResource, type Scope } from "@cardhold/query";
+import type { SpendingControls } from "../domain/pre-checks";
+
+import type { CardStatus } from "../domain/card-status";
+
+export interface CardRow {
+  id: string;
+  program_id: string;
+  customer_id: string;
+  reference: string;
+  type: "virtual" | "physical";
+  network: "verve" | "mastercard";
+  currency: string;
+  status: CardStatus;
+  funding_account_id: string;
+  card_holder_name: string;
+  last4: string;
+  expiry: string;
+  pan_encrypted: string;
+  cvv_encrypted: string;
+  pin_hash: string | null;
+  controls: SpendingControls;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const cardResource = scopedResource(
+  "card",
+  "engine.cards",
+  {
+    id: { type: "id", column: "id", sortable: true },
+    program: { type: "id", column: "program_id" },
+    customer: { type: "id", column: "customer_id" },
+    reference: { type: "string", column: "reference", sortable: true },
+    type: { type: "string", column: "type", sortable: true },
+    network: { type: "string", column: "network", sortable: true },
+    currency: { type: "string", column: "currency", sortable: true },
+    status: { type: "string", column: "status", sortable: true },
+    fundingSource: { type: "id", column: "funding_account_id" },
+    metadata: { type: "object", column: "metadata" },
+    createdAt: { type: "date", column: "created_at", sortable: true },
+    updatedAt: { type: "date", column: "updated_at", sortable: true },
+  },
+  { relations: { program: "program", customer: "customer", fundingSource: "account" } },
+);
+
+export type NewCard = Omit<CardRow, "status" | "pin_hash" | "created_at" | "updated_at">;
+
+export async function insertCard(db: Queryable, scope: Scope, c: NewCard): Promise<CardRow> {
+  const { rows } = await db.query<CardRow & Record<string, unknown>>(
+    `INSERT INTO engine.cards (id, business_id, mode, program_id, customer_id, reference, type, network, currency, status,
+       funding_account_id, card_holder_name, last4, expiry, pan_encrypted, cvv_encrypted, controls, metadata, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'inactive', $10, $11, $12, $13, $14, $15, $16, $17, now(), now())
+     RETURNING *`,
+    [c.id, scope.businessId, scope.mode, c.program_id, c.customer_id, c.reference, c.type, c.network, c.currency,
+      c.funding_account_id, c.card_holder_name, c.last4, c.expiry, c.pan_encrypted, c.cvv_encrypted, c.controls, c.metadata],
+  );
+  return rows[0]!;
+}
+
+export async function findCard(db: Queryable, scope: Scope, id: string, lock = false): Promise<CardRow | undefined> {
+  const { rows } = await db.query<CardRow & Record<string, unknown>>(
+    `SELECT * FROM engine.cards WHERE id = $1 AND business_id = $2 AND mode = $3${lock ? " FOR UPDATE" : ""}`,
+    [id, scope.businessId, scope.mode],
+  );
+  return rows[0];
+}
+
+export async function findCardsByIds(db: Queryable, scope: Scope, ids: string[]): Promise<CardRow[]> {
+  const { rows } = await db.query<CardRow & Record<string, unknown>>(
+    "SELECT * FROM engine.cards WHERE id = ANY($1::text[]) AND business_id = $2 AND mode = $3",
+    [ids, scope.businessId, scope.mode],
+  );
+  return rows;
+}
+
+export type CardChange = Partial<Pick<CardRow, "status" | "pin_hash" | "controls" | "metadata">>;
+
+export async function updateCard(db: Queryable, scope: Scope, id: string, change: CardChange): Promise<CardRow> {
+  const columns = Object.keys(change) as Array<keyof CardChange>;
+  const sets = columns.map((c, i) => `${c} = $${i + 4}`).join(", ");
+  const { rows } = await db.query<CardRow & Record<string, unknown>>(
+    `UPDATE engine.cards SET ${sets}, updated_at = now() WHERE id = $1 AND business_id = $2 AND mode = $3 RETURNING *`,
+    [id, scope.businessId, scope.mode, ...columns.map((c) => change[c])],
+  );
+  return rows[0]!;
+}

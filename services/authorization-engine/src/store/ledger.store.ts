@@ -1,0 +1,92 @@
+import type { Queryable } from "@cardhold/db";
+import { newId } from "@cardhold/platform";
+import { scopedResource, type Scope } from "@cardhold/query";
+import { available, hold, post, release, transfer, type Balance, type LedgerAccount } from "../domain/ledger";
+import { lockAccounts, setAccountBalance, type AccountRow } from "./accounts.store";
+
+export interface Movement {
+  kind: "pay-in" | "card-funding" | "capture" | "refund" | "reversal" | "bill-debit" | "bill-refund";
+  reference: string;
+  description: string;
+  from: string;
+  to: string;
+  amount: number;
+  /** The money moved was held on `from` for this: release that hold in the same step. */
+  capturing?: boolean;
+}
+
+/**
+ * The ledger inside one database transaction. The funded accounts it may touch are locked when it opens (in id
+ * order); system accounts (network clearing, external) are never locked and keep no running balance. Every change
+ * goes through the pure rules of domain/ledger.ts and is written at once.
+ */
+export interface Ledger {
+  account(id: string): AccountRow;
+  balance(id: string): Balance & { available: number };
+  hold(id: string, amount: number): Promise<void>;
+  release(id: string, amount: number): Promise<void>;
+  /** Posts a balanced movement; returns its id. */
+  move(m: Movement): Promise<string>;
+}
+
+export async function openLedger(db: Queryable, scope: Scope, accounts: { funded: string[]; system?: string[] }): Promise<Ledger> {
+  const locked = await lockAccounts(db, accounts.funded);
+  for (const id of accounts.funded) if (!locked.has(id)) throw new Error(`account ${id} does not exist`);
+  const system = new Set(accounts.system ?? []);
+  const view = (id: string): LedgerAccount => {
+    if (system.has(id)) return { role: "network-clearing", balance: { posted: 0, held: 0 } };
+    const row = locked.get(id);
+    if (!row) throw new Error(`account ${id} was not opened in this ledger`);
+    return { role: row.role, balance: { posted: row.posted, held: row.held } };
+  };
+  const store = async (id: string, balance: Balance) => {
+    const row = locked.get(id)!;
+    locked.set(id, { ...row, posted: balance.posted, held: balance.held });
+    await setAccountBalance(db, id, balance.posted, balance.held);
+  };
+
+  return {
+    account: (id) => locked.get(id) ?? (() => { throw new Error(`account ${id} was not opened in this ledger`); })(),
+    balance: (id) => {
+      const { balance } = view(id);
+      return { ...balance, available: available(balance) };
+    },
+    hold: (id, amount) => store(id, hold(view(id), amount)),
+    release: (id, amount) => store(id, release(view(id), amount)),
+    async move(m) {
+      const entries = transfer(m.from, m.to, m.amount);
+      const next = post(new Map([[m.from, view(m.from)], [m.to, view(m.to)]]), entries, m.capturing ? { account: m.from, amount: m.amount } : null);
+      const currency = (locked.get(m.from) ?? locked.get(m.to))!.currency;
+      const movementId = newId("ledgerMovement");
+      await db.query(
+        `INSERT INTO engine.ledger_movements (id, business_id, mode, kind, reference, description, currency, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
+        [movementId, scope.businessId, scope.mode, m.kind, m.reference, m.description, currency],
+      );
+      for (const e of entries) {
+        const funded = !system.has(e.account);
+        if (funded) await store(e.account, next.get(e.account)!);
+        await db.query(
+          `INSERT INTO engine.ledger_entries (id, movement_id, business_id, mode, account_id, amount, balance_after, kind, reference,
+             description, currency, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())`,
+          [newId("ledgerEntry"), movementId, scope.businessId, scope.mode, e.account, e.amount,
+            funded ? next.get(e.account)!.posted : null, m.kind, m.reference, m.description, currency],
+        );
+      }
+      return movementId;
+    },
+  };
+}
+
+/** An account's log (its ledger entries) as the query language sees it. */
+export const ledgerEntryResource = scopedResource("account log entry", "engine.ledger_entries", {
+  id: { type: "id", column: "id", sortable: true },
+  account: { type: "id", column: "account_id" },
+  movement: { type: "id", column: "movement_id" },
+  kind: { type: "string", column: "kind", sortable: true },
+  amount: { type: "number", column: "amount", sortable: true },
+  reference: { type: "string", column: "reference" },
+  currency: { type: "string", column: "currency" },
+  createdAt: { type: "date", column: "created_at", sortable: true },
+});
