@@ -77,7 +77,8 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       });
     },
     async subscribe(subscription: Subscription) {
-      const consumer = kafka.consumer({ groupId: subscription.group, allowAutoTopicCreation: false });
+      // A member that died without leaving (SIGKILL) holds its partitions until its session times out: keep that short.
+      const consumer = kafka.consumer({ groupId: subscription.group, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
       consumers.push(consumer);
       await consumer.connect();
       await consumer.subscribe({ topics: subscription.topics, fromBeginning: true });

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import type { OutboxRelay } from "@cardhold/bus";
 import type { Db, Queryable } from "@cardhold/db";
-import { AppError, findProjectedCustomers, newId, notFound, stateConflict } from "@cardhold/platform";
+import { AppError, failpoint, findProjectedCustomers, newId, notFound, stateConflict } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import { askReceiver, declineByService, IllegalTransition, requestAmountUpdate, reverse, type Authorization, type Step } from "../domain/authorization";
 import { preCheck, type Channel } from "../domain/pre-checks";
@@ -109,6 +109,8 @@ export async function requestAuthorization(ctx: NetworkContext, scope: Scope, ca
     const step = pre.outcome === "decline" ? declineByService(domain, pre.reason, pre.detail) : askReceiver(domain, now);
     return carryOut(tx, scope, inserted, step, ledger);
   });
+  // The request is committed with its event in the outbox but maybe not yet published: a crash here must lose nothing.
+  if (row.decision_due_at) failpoint("authorization-engine:after-request");
   ctx.relay.wake();
   return row;
 }
