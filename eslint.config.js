@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/.data/**", "infra/kafka/lib/**", "coverage/**"] },
+  { ignores: ["**/node_modules/**", "**/dist/**", "**/.data/**", "infra/kafka/lib/**", "coverage/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,12 +3,8 @@ import { z } from "zod";
 import { exitOnConfigError, loadConfig } from "@cardhold/platform";
 import { startAllInOne } from "./all-in-one";
 import { createBusinessCommand } from "./business-create";
-
-const USAGE = `usage: cardhold <command>
-  dev                      run the whole platform in this process (embedded Postgres, in-memory bus)
-  business create          create a business through a running gateway's admin endpoint
-      --name <name> --webhook-url <url> [--gateway <url>] [--json]
-      (needs OPERATOR_TOKEN in the environment)`;
+import { processIo } from "./cli-io";
+import { runClientCommand, USAGE } from "./commands";
 
 async function dev() {
   const config = exitOnConfigError(() =>
@@ -48,6 +44,17 @@ async function dev() {
   process.on("SIGTERM", () => void stop());
 }
 
+/** simulate, events, listen: Ctrl-C ends a --follow or listen loop cleanly (exit 0); a second one exits at once. */
+async function clientCommand(argv: string[]) {
+  const controller = new AbortController();
+  const interrupt = () => (controller.signal.aborted ? process.exit(130) : controller.abort());
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
+  process.exitCode = await runClientCommand(argv, processIo(controller.signal));
+  process.off("SIGINT", interrupt);
+  process.off("SIGTERM", interrupt);
+}
+
 async function main(argv: string[]) {
   const [command, sub, ...rest] = argv;
   if (command === "dev") return dev();
@@ -58,8 +65,13 @@ async function main(argv: string[]) {
     });
     return createBusinessCommand(values);
   }
-  console.error(USAGE);
-  process.exit(command ? 2 : 0);
+  if (command === "simulate" || command === "events" || command === "listen") return clientCommand(argv);
+  if (command === "--help" || command === "help") {
+    console.log(USAGE);
+    return;
+  }
+  console.error(command ? `error: unknown command "${[command, sub].filter(Boolean).join(" ")}"\n\n${USAGE}` : USAGE);
+  process.exit(2);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -1,33 +1,72 @@
+import { z } from "zod";
+
 /** The decline codes of the interface, plus the reference receiver's spending-control. */
-export type DeclineCode =
-  | "account-not-found"
-  | "account-inactive"
-  | "insufficient-funds"
-  | "invalid-transaction"
-  | "duplicate-transaction"
-  | "spending-control";
+export const DECLINE_CODES = [
+  "account-not-found",
+  "account-inactive",
+  "insufficient-funds",
+  "invalid-transaction",
+  "duplicate-transaction",
+  "spending-control",
+] as const;
+export type DeclineCode = (typeof DECLINE_CODES)[number];
+
+export type AnswerMetadata = Record<string, string | number | boolean>;
 
 export interface ApproveAnswer {
   action: "approve";
   cardBalance?: number;
   cardHolderName?: string;
-  metadata?: Record<string, string | number | boolean>;
+  metadata?: AnswerMetadata;
 }
 export interface DeclineAnswer {
   action: "decline";
   code: DeclineCode;
-  metadata?: Record<string, string | number | boolean>;
+  metadata?: AnswerMetadata;
 }
 export type AuthorizationAnswer = ApproveAnswer | DeclineAnswer;
 /** A check can only be approved with an integer balance and a holder name (interface Rule 1). */
 export type CheckAnswer = (ApproveAnswer & { cardBalance: number; cardHolderName: string }) | DeclineAnswer;
 
-export const approve = (extra: Omit<ApproveAnswer, "action"> = {}): ApproveAnswer => ({ action: "approve", ...extra });
-
-export function approveCheck(cardBalance: number, cardHolderName: string, metadata?: ApproveAnswer["metadata"]): CheckAnswer {
-  if (!Number.isSafeInteger(cardBalance)) throw new RangeError("cardBalance must be an integer number of minor units");
-  if (!cardHolderName) throw new RangeError("cardHolderName must not be empty");
-  return { action: "approve", cardBalance, cardHolderName, ...(metadata ? { metadata } : {}) };
+/** Thrown when an answer would not be valid for the platform; the receiver answers 500 and commits nothing. */
+export class InvalidAnswer extends RangeError {
+  override name = "InvalidAnswer";
 }
 
-export const decline = (code: DeclineCode, metadata?: DeclineAnswer["metadata"]): DeclineAnswer => ({ action: "decline", code, ...(metadata ? { metadata } : {}) });
+const metadataSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+const approveSchema = z.strictObject({
+  action: z.literal("approve"),
+  cardBalance: z.number().int().optional(),
+  cardHolderName: z.string().min(1).optional(),
+  metadata: metadataSchema.optional(),
+});
+const declineSchema = z.strictObject({ action: z.literal("decline"), code: z.enum(DECLINE_CODES), metadata: metadataSchema.optional() });
+const answerSchema = z.discriminatedUnion("action", [approveSchema, declineSchema]);
+const checkAnswerSchema = z.discriminatedUnion("action", [
+  approveSchema.extend({ cardBalance: z.number().int(), cardHolderName: z.string().min(1) }),
+  declineSchema,
+]);
+
+/** Returns `answer` when the platform accepts it for this kind of request; throws InvalidAnswer otherwise. */
+export function validAnswer(answer: unknown, request: "check" | "other" = "other"): AuthorizationAnswer {
+  const result = (request === "check" ? checkAnswerSchema : answerSchema).safeParse(answer);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => `${i.path.join(".") || "(answer)"}: ${i.message}`).join("; ");
+  throw new InvalidAnswer(`invalid ${request === "check" ? "check " : ""}answer ${JSON.stringify(answer)}: ${problems}`);
+}
+
+/** Approve a capture, a closed event or an update. For a check use approveCheck. */
+export function approve(extra: Omit<ApproveAnswer, "action"> = {}): ApproveAnswer {
+  return validAnswer({ action: "approve", ...extra }) as ApproveAnswer;
+}
+
+/** Approve a check: an integer balance in minor units and a non-empty holder name are required. */
+export function approveCheck(cardBalance: number, cardHolderName: string, metadata?: AnswerMetadata): CheckAnswer {
+  if (!Number.isSafeInteger(cardBalance)) throw new InvalidAnswer("cardBalance must be an integer number of minor units");
+  if (!cardHolderName) throw new InvalidAnswer("cardHolderName must not be empty");
+  return validAnswer({ action: "approve", cardBalance, cardHolderName, ...(metadata ? { metadata } : {}) }, "check") as CheckAnswer;
+}
+
+export function decline(code: DeclineCode, metadata?: AnswerMetadata): DeclineAnswer {
+  return validAnswer({ action: "decline", code, ...(metadata ? { metadata } : {}) }) as DeclineAnswer;
+}

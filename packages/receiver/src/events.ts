@@ -34,6 +34,12 @@ export const authorizationSchema = z
   .loose();
 export type Authorization = z.infer<typeof authorizationSchema>;
 
+/** `card.authorization.update` carries an amount change (`pending`) or a network reversal (`reversed`), nothing else. */
+export const authorizationUpdateSchema = authorizationSchema.extend({ status: z.enum(["pending", "reversed"]) });
+export type AuthorizationUpdate = z.infer<typeof authorizationUpdateSchema>;
+export type AmountUpdate = AuthorizationUpdate & { status: "pending" };
+export type Reversal = AuthorizationUpdate & { status: "reversed" };
+
 export const transactionSchema = z
   .object({
     id: z.string().startsWith("c.txn."),
@@ -57,13 +63,15 @@ const envelope = <K extends string, D extends z.ZodType>(kind: K, data: D) => z.
 export const eventSchema = z.discriminatedUnion("event", [
   envelope("card.authorization.request", authorizationSchema),
   envelope("card.authorization.closed", authorizationSchema),
-  envelope("card.authorization.update", authorizationSchema),
+  envelope("card.authorization.update", authorizationUpdateSchema),
   envelope("card.transaction.created", transactionSchema),
 ]);
 export type CardholdEvent = z.infer<typeof eventSchema>;
 export type EventOf<K extends CardholdEvent["event"]> = Extract<CardholdEvent, { event: K }>;
 
-export class UnsupportedEvent extends Error {}
+export class UnsupportedEvent extends Error {
+  override name = "UnsupportedEvent";
+}
 
 /** Parses an event body; an unknown kind or a malformed body throws UnsupportedEvent. */
 export function parseEvent(body: unknown): CardholdEvent {

@@ -1,8 +1,8 @@
-import { approve, approveCheck, decline, type AuthorizationAnswer, type CheckAnswer } from "./answers";
+import { approve, approveCheck, decline, type ApproveAnswer, type AuthorizationAnswer, type CheckAnswer, type DeclineAnswer } from "./answers.js";
 
 /**
  * The reference receiver's wallet rules (compatibility notes, last section), pure: a wallet has an available and a
- * locked balance; each authorization has a lien (locked for it) and what was debited for it.
+ * locked balance (integer minor units); each authorization has a lien: what is locked for it and what was debited.
  */
 export interface Wallet {
   active: boolean;
@@ -22,20 +22,40 @@ export interface Outcome<A = AuthorizationAnswer> {
   lien: Lien;
 }
 
-const NO_LIEN: Lien = { locked: 0, debited: 0 };
+/** A capture either locks funds (wallet and lien to save) or declines and changes nothing. */
+export type CaptureOutcome = Outcome<ApproveAnswer> | { answer: DeclineAnswer; wallet?: undefined; lien?: undefined };
 
+export interface CaptureRules {
+  /** The receiver's own fee, locked and debited with the purchase (default 0). */
+  ownFee?: number;
+  /** The receiver's spending rules: false declines with `spending-control`. */
+  withinSpendingRules?: (total: number) => boolean;
+}
+
+const unchanged = (answer: AuthorizationAnswer, wallet: Wallet, lien: Lien): Outcome => ({ answer, wallet, lien });
+const released = (wallet: Wallet, lien: Lien): Wallet => ({
+  ...wallet,
+  locked: wallet.locked - lien.locked,
+  available: wallet.available + lien.locked + lien.debited,
+});
+
+/** Check: unknown wallet, inactive wallet, or approve with the available balance and the holder's name. */
 export function onCheck(wallet: Wallet | undefined): CheckAnswer {
   if (!wallet) return decline("account-not-found");
   if (!wallet.active) return decline("account-inactive");
   return approveCheck(wallet.available, wallet.holderName);
 }
 
-/** Capture: lock amount + fees (+ the receiver's own fee) and approve, or decline. */
-export function onCapture(wallet: Wallet | undefined, amount: number, fees: number, ownFee = 0): Outcome | { answer: AuthorizationAnswer } {
+/**
+ * Capture (for an authorization id not seen before; the receiver declines repeats): lock amount + fees (+ the
+ * receiver's own fee) and approve, or decline: unknown, inactive, insufficient funds, spending rules, in that order.
+ */
+export function onCapture(wallet: Wallet | undefined, amount: number, fees: number, rules: CaptureRules = {}): CaptureOutcome {
   if (!wallet) return { answer: decline("account-not-found") };
   if (!wallet.active) return { answer: decline("account-inactive") };
-  const total = amount + fees + ownFee;
+  const total = amount + fees + (rules.ownFee ?? 0);
   if (wallet.available < total) return { answer: decline("insufficient-funds") };
+  if (rules.withinSpendingRules && !rules.withinSpendingRules(total)) return { answer: decline("spending-control") };
   return {
     answer: approve(),
     wallet: { ...wallet, available: wallet.available - total, locked: wallet.locked + total },
@@ -43,29 +63,34 @@ export function onCapture(wallet: Wallet | undefined, amount: number, fees: numb
   };
 }
 
-/** Closed: approved turns the lien into a debit (once); declined gives the lien back. */
+/**
+ * Closed: `approved` turns the lien into a debit, once (a second time answers `duplicate-transaction`);
+ * `declined` releases the lien. Unknown authorization (no lien): `invalid-transaction`.
+ */
 export function onClosed(wallet: Wallet, lien: Lien | undefined, status: string): Outcome {
-  if (!lien) return { answer: decline("invalid-transaction"), wallet, lien: NO_LIEN };
+  if (!lien) return unchanged(decline("invalid-transaction"), wallet, { locked: 0, debited: 0 });
   if (status === "approved") {
-    if (lien.locked === 0 && lien.debited > 0) return { answer: decline("duplicate-transaction"), wallet, lien };
+    if (lien.locked === 0 && lien.debited > 0) return unchanged(decline("duplicate-transaction"), wallet, lien);
     return { answer: approve(), wallet: { ...wallet, locked: wallet.locked - lien.locked }, lien: { locked: 0, debited: lien.debited + lien.locked } };
   }
-  return {
-    answer: approve(),
-    wallet: { ...wallet, locked: wallet.locked - lien.locked, available: wallet.available + lien.locked },
-    lien: { ...lien, locked: 0 },
-  };
+  if (status === "declined") {
+    return { answer: approve(), wallet: { ...wallet, locked: wallet.locked - lien.locked, available: wallet.available + lien.locked }, lien: { ...lien, locked: 0 } };
+  }
+  return unchanged(decline("invalid-transaction"), wallet, lien);
 }
 
-/** Amount update (pending): cover the new total from the lien, the earlier debit and the available balance, or decline. */
-export function onAmountUpdate(wallet: Wallet, lien: Lien, newTotal: number): Outcome {
+/**
+ * Amount update (`pending`), `newTotal` = new amount + fees (+ own fee): when the lien (locked and debited) plus the
+ * available balance cannot cover it, release what is locked and decline `insufficient-funds` — the change fails while
+ * the purchase at its earlier amount stands, as on the platform, so what was debited stays debited; else debit exactly
+ * the new total.
+ */
+export function onAmountUpdate(wallet: Wallet, lien: Lien | undefined, newTotal: number): Outcome {
+  if (!lien) return unchanged(decline("invalid-transaction"), wallet, { locked: 0, debited: 0 });
   const covered = lien.locked + lien.debited;
   if (newTotal > covered + wallet.available) {
-    return {
-      answer: decline("insufficient-funds"),
-      wallet: { ...wallet, locked: wallet.locked - lien.locked, available: wallet.available + lien.locked },
-      lien: { ...lien, locked: 0 },
-    };
+    const unlocked = { ...wallet, locked: wallet.locked - lien.locked, available: wallet.available + lien.locked };
+    return { answer: decline("insufficient-funds"), wallet: unlocked, lien: { locked: 0, debited: lien.debited } };
   }
   return {
     answer: approve(),
@@ -74,7 +99,8 @@ export function onAmountUpdate(wallet: Wallet, lien: Lien, newTotal: number): Ou
   };
 }
 
-/** Reversal: what was debited goes back to the user. */
-export function onReversal(wallet: Wallet, lien: Lien): Outcome {
-  return { answer: approve(), wallet: { ...wallet, available: wallet.available + lien.debited }, lien: { ...lien, debited: 0 } };
+/** Reversal (`reversed`): everything locked or debited for the authorization goes back to the user. */
+export function onReversal(wallet: Wallet, lien: Lien | undefined): Outcome {
+  if (!lien) return unchanged(decline("invalid-transaction"), wallet, { locked: 0, debited: 0 });
+  return { answer: approve(), wallet: released(wallet, lien), lien: { locked: 0, debited: 0 } };
 }

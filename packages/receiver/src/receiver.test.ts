@@ -3,13 +3,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approve, approveCheck, decline } from "./answers";
-import { parseEvent, UnsupportedEvent } from "./events";
-import { receiverRouter } from "./express";
-import { onAmountUpdate, onCapture, onCheck, onClosed, onReversal, type Wallet } from "./lien";
-import { createReceiver } from "./receiver";
-import { verifySignature } from "./signature";
-import { memoryDeliveryStore } from "./store";
+import { approve, approveCheck, decline } from "./answers.js";
+import { parseEvent, UnsupportedEvent } from "./events.js";
+import { receiverRouter } from "./http-handler.js";
+import { createReceiver } from "./receiver.js";
+import { verifySignature } from "./signature.js";
+import { memoryDeliveryStore } from "./store.js";
 
 const FIXTURES = new URL("../../../../shared/fixtures/", import.meta.url);
 const KEY = "receiver-test-signing-key";
@@ -69,7 +68,8 @@ describe("receiver over HTTP (express)", () => {
           applied.push(`closed:${auth.id}:${auth.status}`);
           return approve();
         },
-        update: () => approve(),
+        amountUpdate: () => approve(),
+        reversal: () => approve(),
         transaction: (txn) => void applied.push(`txn:${txn.id}`),
       },
     });
@@ -114,38 +114,5 @@ describe("receiver over HTTP (express)", () => {
     expect((await post(closed)).body).toEqual({ action: "approve" });
     expect(applied.filter((a) => a.startsWith("closed:"))).toEqual(["closed:c.auth.2tXJoWXy2NZNFU9mY:approved"]);
     expect((await post(fixture("event-card.transaction.created.json"))).body).toEqual({ code: "success" });
-  });
-});
-
-describe("the reference receiver's lien rules", () => {
-  const wallet: Wallet = { active: true, holderName: "Ada Obi", available: 100_000, locked: 0 };
-
-  it("check: unknown, inactive, or the available balance and name", () => {
-    expect(onCheck(undefined)).toEqual({ action: "decline", code: "account-not-found" });
-    expect(onCheck({ ...wallet, active: false })).toEqual({ action: "decline", code: "account-inactive" });
-    expect(onCheck(wallet)).toEqual({ action: "approve", cardBalance: 100_000, cardHolderName: "Ada Obi" });
-  });
-
-  it("capture locks amount + fees + own fee, or declines", () => {
-    expect(onCapture(wallet, 90_000, 5_000, 5_001).answer).toEqual({ action: "decline", code: "insufficient-funds" });
-    const out = onCapture(wallet, 50_000, 6_500, 500);
-    expect(out).toMatchObject({ answer: { action: "approve" }, wallet: { available: 43_000, locked: 57_000 }, lien: { locked: 57_000, debited: 0 } });
-  });
-
-  it("closed approved debits the lien once; declined releases it; unknown is invalid", () => {
-    const captured = onCapture(wallet, 50_000, 0) as { wallet: Wallet; lien: { locked: number; debited: number } };
-    const approved = onClosed(captured.wallet, captured.lien, "approved");
-    expect(approved).toMatchObject({ wallet: { available: 50_000, locked: 0 }, lien: { locked: 0, debited: 50_000 } });
-    expect(onClosed(approved.wallet, approved.lien, "approved").answer).toEqual({ action: "decline", code: "duplicate-transaction" });
-    expect(onClosed(captured.wallet, captured.lien, "declined")).toMatchObject({ wallet: { available: 100_000, locked: 0 } });
-    expect(onClosed(wallet, undefined, "approved").answer).toEqual({ action: "decline", code: "invalid-transaction" });
-  });
-
-  it("amount update: covered → debit the new amount; not covered → release the lien and decline", () => {
-    const lien = { locked: 0, debited: 50_000 };
-    const w = { ...wallet, available: 50_000 };
-    expect(onAmountUpdate(w, lien, 80_000)).toMatchObject({ answer: { action: "approve" }, wallet: { available: 20_000 }, lien: { debited: 80_000 } });
-    expect(onAmountUpdate(w, lien, 100_001)).toMatchObject({ answer: { action: "decline", code: "insufficient-funds" }, wallet: { available: 50_000 } });
-    expect(onReversal(w, lien)).toMatchObject({ wallet: { available: 100_000 }, lien: { debited: 0 } });
   });
 });

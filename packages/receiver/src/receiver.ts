@@ -1,23 +1,49 @@
-import { decline, type AuthorizationAnswer, type CheckAnswer } from "./answers";
-import { parseEvent, UnsupportedEvent, type Authorization, type CardholdEvent, type EventOf, type Transaction } from "./events";
-import { verifySignature } from "./signature";
-import type { DeliveryStore } from "./store";
+import { decline, validAnswer, type AuthorizationAnswer, type CheckAnswer } from "./answers.js";
+import {
+  parseEvent,
+  UnsupportedEvent,
+  type AmountUpdate,
+  type Authorization,
+  type CardholdEvent,
+  type EventOf,
+  type Reversal,
+  type Transaction,
+} from "./events.js";
+import { verifySignature } from "./signature.js";
+import type { DeliverySession, DeliveryStore } from "./store.js";
 
 type Maybe<T> = T | Promise<T>;
 
-/** One function per kind of event; each can only return a valid answer. */
-export interface Handlers {
-  check(authorization: Authorization, event: EventOf<"card.authorization.request">): Maybe<CheckAnswer>;
-  capture(authorization: Authorization, event: EventOf<"card.authorization.request">): Maybe<AuthorizationAnswer>;
-  closed(authorization: Authorization, event: EventOf<"card.authorization.closed">): Maybe<AuthorizationAnswer>;
-  update(authorization: Authorization, event: EventOf<"card.authorization.update">): Maybe<AuthorizationAnswer>;
-  transaction?(transaction: Transaction, event: EventOf<"card.transaction.created">): Maybe<void>;
+/** What every handler gets besides the resource: the whole event and the store's transaction handle. */
+export interface HandlerContext<E, Tx> {
+  event: E;
+  tx: Tx;
 }
 
-export interface ReceiverOptions {
-  signingKey: string;
-  handlers: Handlers;
-  store: DeliveryStore;
+type RequestContext<Tx> = HandlerContext<EventOf<"card.authorization.request">, Tx>;
+type UpdateContext<Tx> = HandlerContext<EventOf<"card.authorization.update">, Tx>;
+
+/** One function per kind of event (and per kind of update); each can only return a valid answer. */
+export interface Handlers<Tx = undefined> {
+  /** `card.authorization.request`, type `check`: approve with the balance and holder name, or decline. */
+  check(authorization: Authorization, ctx: RequestContext<Tx>): Maybe<CheckAnswer>;
+  /** `card.authorization.request`, type `capture`, for an authorization id not seen before: lock funds or decline. */
+  capture(authorization: Authorization, ctx: RequestContext<Tx>): Maybe<AuthorizationAnswer>;
+  /** `card.authorization.closed`: `approved` → debit the locked funds, `declined` → release them. */
+  closed(authorization: Authorization, ctx: HandlerContext<EventOf<"card.authorization.closed">, Tx>): Maybe<AuthorizationAnswer>;
+  /** `card.authorization.update` with status `pending`: the amount changed; answered once, within 4 seconds. */
+  amountUpdate(authorization: AmountUpdate, ctx: UpdateContext<Tx>): Maybe<AuthorizationAnswer>;
+  /** `card.authorization.update` with status `reversed`: the network reversed the purchase; give the funds back. */
+  reversal(authorization: Reversal, ctx: UpdateContext<Tx>): Maybe<AuthorizationAnswer>;
+  /** `card.transaction.created`; always answered `{"code": "success"}`. */
+  transaction?(transaction: Transaction, ctx: HandlerContext<EventOf<"card.transaction.created">, Tx>): Maybe<void>;
+}
+
+export interface ReceiverOptions<Tx> {
+  /** The webhook's signing key; several while a key is being rolled (any of them verifies). */
+  signingKey: string | readonly string[];
+  handlers: Handlers<Tx>;
+  store: DeliveryStore<Tx>;
 }
 
 export interface ReceiverResponse {
@@ -26,48 +52,62 @@ export interface ReceiverResponse {
 }
 
 export interface Receiver {
-  /** Verifies, parses, de-duplicates and answers one delivery. */
+  /** Verifies, parses, de-duplicates and answers one delivery. A handler's exception rejects (answer it 500). */
   handle(rawBody: Buffer | string, signature: string | undefined): Promise<ReceiverResponse>;
 }
 
-async function dispatch(event: CardholdEvent, handlers: Handlers, store: DeliveryStore): Promise<unknown> {
+export const INVALID_SIGNATURE = { error: "Invalid Signature" } as const;
+export const INVALID_REQUEST = { error: "Invalid Request" } as const;
+
+async function dispatch<Tx>(event: CardholdEvent, handlers: Handlers<Tx>, session: DeliverySession<Tx>): Promise<unknown> {
+  const tx = session.tx;
   switch (event.event) {
     case "card.authorization.request":
-      if (event.data.type === "check") return handlers.check(event.data, event);
-      if (!(await store.claimAuthorization(event.data.id))) return decline("duplicate-transaction");
-      return handlers.capture(event.data, event);
+      if (event.data.type === "check") return validAnswer(await handlers.check(event.data, { event, tx }), "check");
+      if (!(await session.claimAuthorization(event.data.id))) return decline("duplicate-transaction");
+      return validAnswer(await handlers.capture(event.data, { event, tx }));
     case "card.authorization.closed":
-      return handlers.closed(event.data, event);
-    case "card.authorization.update":
-      return handlers.update(event.data, event);
+      return validAnswer(await handlers.closed(event.data, { event, tx }));
+    case "card.authorization.update": {
+      const update = event.data;
+      if (update.status === "pending") return validAnswer(await handlers.amountUpdate({ ...update, status: "pending" }, { event, tx }));
+      return validAnswer(await handlers.reversal({ ...update, status: "reversed" }, { event, tx }));
+    }
     case "card.transaction.created":
-      await handlers.transaction?.(event.data, event);
+      await handlers.transaction?.(event.data, { event, tx });
       return { code: "success" };
   }
 }
 
 /**
- * A webhook receiver: checks Service-Signature over the raw bytes (400 `Invalid Signature`), parses the event
- * (400 `Invalid Request` for anything else), answers a resent event with the answer it gave the first time, and
- * declines a second capture request for the same authorization with `duplicate-transaction`.
+ * A webhook receiver (the reference receiver's steps): checks Service-Signature over the raw bytes (400
+ * `Invalid Signature`), parses the event (400 `Invalid Request` for a body that is not one of the supported
+ * events), answers a resent event id with the answer it gave the first time, and declines a second capture
+ * request for one authorization with `duplicate-transaction`. Each delivery runs in one store transaction.
  */
-export function createReceiver(opts: ReceiverOptions): Receiver {
+export function createReceiver<Tx>(opts: ReceiverOptions<Tx>): Receiver {
+  const keys: unknown[] = Array.isArray(opts.signingKey) ? [...opts.signingKey] : [opts.signingKey];
+  if (keys.length === 0 || keys.some((k) => typeof k !== "string" || !k)) {
+    throw new TypeError("createReceiver needs signingKey: the webhook's signing key (a non-empty string, or several)");
+  }
   return {
     async handle(rawBody, signature) {
-      if (!verifySignature(rawBody, signature, opts.signingKey)) return { status: 400, body: { error: "Invalid Signature" } };
+      if (!keys.some((key) => verifySignature(rawBody, signature, key as string))) return { status: 400, body: INVALID_SIGNATURE };
       let event: CardholdEvent;
       try {
         event = parseEvent(JSON.parse(rawBody.toString()));
       } catch (error) {
-        if (error instanceof SyntaxError || error instanceof UnsupportedEvent) return { status: 400, body: { error: "Invalid Request" } };
+        if (error instanceof SyntaxError || error instanceof UnsupportedEvent) return { status: 400, body: INVALID_REQUEST };
         throw error;
       }
       const eventId = event.metadata.event;
-      const earlier = await opts.store.recall(eventId);
-      if (earlier !== undefined) return { status: 200, body: earlier };
-      const answer = await dispatch(event, opts.handlers, opts.store);
-      await opts.store.remember(eventId, answer);
-      return { status: 200, body: answer };
+      return opts.store.transaction(async (session) => {
+        const claim = await session.claimEvent(eventId);
+        if (!claim.first) return { status: 200, body: claim.answer };
+        const answer = await dispatch(event, opts.handlers, session);
+        await session.remember(eventId, answer);
+        return { status: 200, body: answer };
+      });
     },
   };
 }

@@ -1,0 +1,108 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authorization, closed, deliver, envelope, sign, uniqueId, update } from "./test-support/deliveries.js";
+
+// BUILD-YOUR-RECEIVER.md must work exactly as written: its receiver.mjs runs with plain node in a folder that holds
+// only what `npm install @cardhold/receiver express` gives — the SDK as it is packed (built dist, published manifest).
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const DOC = new URL("../BUILD-YOUR-RECEIVER.md", import.meta.url);
+const KEY = "build-your-receiver-signing-key";
+
+let folder: string;
+let child: ChildProcess | undefined;
+let webhookUrl = "";
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return typeof address === "object" && address ? address.port : 0;
+}
+
+/** The code block of the doc that starts with `// receiver.mjs`. */
+async function receiverSource(): Promise<string> {
+  const doc = await readFile(DOC, "utf8");
+  const block = /```js\n(\/\/ receiver\.mjs[\s\S]*?)```/.exec(doc);
+  if (!block?.[1]) throw new Error("BUILD-YOUR-RECEIVER.md has no ```js block starting with // receiver.mjs");
+  return block[1];
+}
+
+async function installPackedSdk(nodeModules: string) {
+  const pkg = join(nodeModules, "@cardhold", "receiver");
+  await mkdir(pkg, { recursive: true });
+  const receiverDir = join(ROOT, "packages", "receiver");
+  execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(receiverDir, "tsconfig.build.json"), "--outDir", join(pkg, "dist")]);
+  const manifest = execFileSync(process.execPath, [join(receiverDir, "scripts", "publish-manifest.mjs"), "print"], { encoding: "utf8" });
+  await writeFile(join(pkg, "package.json"), manifest);
+  for (const dependency of ["express", "zod"]) await symlink(join(ROOT, "node_modules", dependency), join(nodeModules, dependency), "dir");
+}
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "build-your-receiver-"));
+  await installPackedSdk(join(folder, "node_modules"));
+  await writeFile(join(folder, "receiver.mjs"), await receiverSource());
+  const port = await freePort();
+  child = spawn(process.execPath, ["receiver.mjs"], { cwd: folder, env: { PATH: process.env.PATH, PORT: String(port), CARDHOLD_SIGNING_KEY: KEY } });
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    child!.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("receiver listening")) resolve();
+    });
+    child!.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child!.once("exit", (code) => reject(new Error(`receiver.mjs exited with ${code}:\n${output}`)));
+  });
+  expect(output).toContain(`http://127.0.0.1:${port}/webhook`);
+  webhookUrl = `http://127.0.0.1:${port}/webhook`;
+}, 60_000);
+afterAll(async () => {
+  child?.kill();
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+const post = (body: string, signature?: string) => deliver(webhookUrl, body, signature ?? sign(body, KEY));
+const check = () => post(envelope("card.authorization.request", authorization({ card: "c.doc", type: "check" })));
+
+describe("the receiver of BUILD-YOUR-RECEIVER.md", () => {
+  it("approves a check with the balance and the holder's name", async () => {
+    expect(await check()).toEqual({ status: 200, body: { action: "approve", cardBalance: 150_000, cardHolderName: "Ada Obi" } });
+  });
+
+  it("approves a capture it can afford, declines one it cannot, and gives a declined purchase back", async () => {
+    const id = uniqueId("c.auth.");
+    const capture = envelope("card.authorization.request", authorization({ id, card: "c.doc", amount: 50_000, fees: 1_000 }));
+    expect(await post(capture)).toEqual({ status: 200, body: { action: "approve" } });
+    expect(await post(capture)).toEqual({ status: 200, body: { action: "approve" } });
+    expect((await check()).body.cardBalance).toBe(99_000);
+    const tooMuch = envelope("card.authorization.request", authorization({ card: "c.doc", amount: 100_000 }));
+    expect((await post(tooMuch)).body).toEqual({ action: "decline", code: "insufficient-funds" });
+    expect((await post(closed({ id, card: "c.doc", status: "declined", amount: 50_000, fees: 1_000 }))).body).toEqual({ action: "approve" });
+    expect((await check()).body.cardBalance).toBe(150_000);
+  });
+
+  it("takes the difference of an amount update, declines one it cannot cover, and gives a reversal back", async () => {
+    const id = uniqueId("c.auth.");
+    await post(envelope("card.authorization.request", authorization({ id, card: "c.doc", amount: 10_000 })));
+    await post(closed({ id, card: "c.doc", status: "approved", amount: 10_000 }));
+    expect((await post(update({ id, card: "c.doc", status: "pending", amount: 12_000 }))).body).toEqual({ action: "approve" });
+    expect((await check()).body.cardBalance).toBe(138_000);
+    expect((await post(update({ id, card: "c.doc", status: "reversed", amount: 12_000 }))).body).toEqual({ action: "approve" });
+    expect((await check()).body.cardBalance).toBe(150_000);
+    const other = uniqueId("c.auth.");
+    await post(envelope("card.authorization.request", authorization({ id: other, card: "c.doc", amount: 10_000 })));
+    expect((await post(update({ id: other, card: "c.doc", status: "pending", amount: 170_000 }))).body).toEqual({ action: "decline", code: "insufficient-funds" });
+    expect((await check()).body.cardBalance).toBe(150_000);
+  });
+
+  it("answers 400 to a wrong signature and to what is not an event", async () => {
+    const body = envelope("card.authorization.request", authorization({ card: "c.doc", type: "check" }));
+    expect(await post(body, sign(body, "another-key"))).toEqual({ status: 400, body: { error: "Invalid Signature" } });
+    expect(await post(JSON.stringify({ hello: "world" }))).toEqual({ status: 400, body: { error: "Invalid Request" } });
+  });
+});
