@@ -65,6 +65,9 @@ describe("gateway", () => {
     expect(doc.paths["/customers"].post.requestBody).toBeDefined();
     expect(doc.paths["/webhooks/{id}/secret/roll"].post).toBeDefined();
     expect(doc.paths["/events/{id}/retry"].post).toBeDefined();
+    expect(doc.paths["/cards"].post.requestBody.content["application/json"].schema.required).toEqual(["program", "customer", "reference"]);
+    expect(doc.paths["/simulation/cards/{id}/request-authorization/capture"].post).toBeDefined();
+    expect(doc.paths["/payments/bill"].post.requestBody.content["application/json"].schema.required).toEqual(["product", "inputs"]);
     expect((await call("GET", "/docs")).body).toContain("/customers");
   });
 

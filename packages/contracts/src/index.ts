@@ -6,3 +6,4 @@ export * from "./topics";
 export * from "./webhook";
 export * from "./ledger";
 export * from "./cards";
+export * from "./bills";

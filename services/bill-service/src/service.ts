@@ -1,21 +1,67 @@
-import { migrateMessaging } from "@cardhold/bus";
-import { customerProjection, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { fileURLToPath } from "node:url";
+import { createOutboxRelay } from "@cardhold/bus";
+import { customerProjection, prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { createSandboxBiller } from "./billers/sandbox-biller";
+import { catalogRoutes } from "./http/catalog-routes";
+import { paymentRoutes } from "./http/routes";
+import { subscribeToLedgerResults } from "./messaging/ledger-results.consumer";
+import { createBillPayments } from "./payments/bill-payments";
+import { createBillChecks } from "./payments/check-bill";
+import { createPaymentProgress } from "./payments/payment-progress";
+import { createPaymentWaiters } from "./payments/payment-waiters";
+import { createPaymentWorker } from "./payments/payment.worker";
+import { settingsOf, type BillServiceOptions } from "./settings";
+import { SCHEMA } from "./store/payments.store";
 
 export const NAME = "bill-service";
-export const SCHEMA = "bills";
+export { SCHEMA };
+export type { BillServiceOptions } from "./settings";
+export type { Biller } from "./billers/biller";
+const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
 
-/** Bill catalog and payments (their routes come with the bills issue). Today it keeps the customer projection bill payments will check against. */
-export async function createService(deps: ServiceDeps): Promise<Service> {
-  await migrateMessaging(deps.db, SCHEMA);
+/**
+ * Bill catalog and bill payments: checks a bill against its product, the customer projection and the biller, debits
+ * through the engine's ledger over ledger-commands.v1 / ledger-results.v1, pays the biller, refunds on failure, and
+ * announces the outcome on events.v1. Every step commits with its messages (outbox); a worker resumes stuck payments.
+ */
+export async function createService(deps: ServiceDeps, opts: BillServiceOptions = {}): Promise<Service> {
+  const settings = settingsOf(opts);
+  await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
   const customers = customerProjection(deps.db, SCHEMA, NAME);
   await customers.migrate();
-  const app = serviceApp(NAME, deps, () => undefined);
+  const biller = opts.biller ?? createSandboxBiller(deps.db, settings.sandbox);
+  const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const waiters = createPaymentWaiters();
+  const schedule = { billerMs: settings.billerRecheckMs, ledgerMs: settings.ledgerResendMs };
+  // The worker needs progress and progress wakes the worker: the wake-up is filled in once both exist.
+  const signals = { wakeRelay: relay.wake, wakeWorker: () => {}, changed: waiters.changed };
+  const progress = createPaymentProgress(deps.db, schedule, signals, deps.logger);
+  const worker = createPaymentWorker({
+    db: deps.db, logger: deps.logger, biller, progress, billerTimeoutMs: settings.billerTimeoutMs, idleMs: settings.workerIdleMs,
+  });
+  signals.wakeWorker = worker.wake;
+  const checkBill = createBillChecks({
+    db: deps.db, biller, billerTimeoutMs: settings.billerTimeoutMs, customerWaitMs: settings.customerWaitMs,
+  });
+  const payments = createBillPayments({
+    db: deps.db, checkBill, waiters, wakeRelay: relay.wake, schedule, paymentWaitMs: settings.paymentWaitMs,
+  });
+  const app = serviceApp(NAME, deps, (app) => {
+    catalogRoutes(app);
+    paymentRoutes(app, deps.db, payments);
+  });
   return {
     name: NAME,
     app,
     async start() {
       await customers.subscribe(deps.bus, deps.logger);
+      await subscribeToLedgerResults(deps.db, deps.bus, progress, deps.logger);
+      relay.start();
+      worker.start();
     },
-    async stop() {},
+    async stop() {
+      await worker.stop();
+      await relay.stop();
+    },
   };
 }

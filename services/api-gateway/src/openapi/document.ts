@@ -11,6 +11,8 @@ import {
   webhookRecordSchema,
 } from "@cardhold/contracts";
 import { createBusinessSchema, createKeySchema } from "../businesses";
+import { billPaths } from "./bill-paths";
+import { cardPaths } from "./card-paths";
 
 type Json = Record<string, unknown>;
 
@@ -88,6 +90,8 @@ export function openApiDocument(): Json {
     },
     paths: {
       ...webhookPaths(),
+      ...cardPaths(),
+      ...billPaths(),
       "/customers": {
         post: {
           summary: "Create a customer",

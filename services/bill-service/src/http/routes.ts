@@ -1,0 +1,37 @@
+import type { Express } from "express";
+import type { Db } from "@cardhold/db";
+import { listResource, requestContext } from "@cardhold/platform";
+import { toPaymentRecord, type PaymentRow } from "../domain/payment-record";
+import type { BillPayments } from "../payments/bill-payments";
+import { customerLoader } from "../store/customers.store";
+import { paymentResource } from "../store/payments.store";
+
+export function paymentRoutes(app: Express, db: Db, payments: BillPayments): void {
+  app.post("/payments/bill/validate", async (req, res) => {
+    res.json({ code: "success", data: await payments.validate(requestContext(req), req.body) });
+  });
+
+  /** 201 with the final payment, or 202 `request-accepted` when it is still under way after the wait. */
+  app.post("/payments/bill", async (req, res) => {
+    const { payment, final } = await payments.pay(requestContext(req), req.body);
+    if (final) res.status(201).json({ code: "success", data: payment });
+    else res.status(202).json({ code: "request-accepted", data: payment });
+  });
+
+  app.get("/payments", async (req, res) => {
+    const scope = requestContext(req);
+    res.json(
+      await listResource<PaymentRow>(req, {
+        db,
+        spec: paymentResource,
+        scope,
+        toRecord: toPaymentRecord,
+        loaders: { customer: customerLoader(db) },
+      }),
+    );
+  });
+
+  app.get("/payments/:id", async (req, res) => {
+    res.json({ code: "success", data: await payments.get(requestContext(req), req.params.id) });
+  });
+}
