@@ -22,7 +22,6 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
   /** What the receiver answers to each decision event, by the authorization's amount. */
   const answers = new Map<number, { status: number; body?: unknown; delayMs?: number }>();
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
   const api = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
     const res = await fetch(platform.gatewayUrl + path, {
       method,
