@@ -14,9 +14,19 @@ export interface Queryable {
   query<R extends Row = Row>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 
+export interface TxOptions {
+  /**
+   * false: the commit returns before its WAL record is flushed to disk (synchronous_commit off for this transaction
+   * only). A crash may then lose the last fraction of a second of such transactions — never a half of one. Use it
+   * only where losing the write is harmless because it is done again (bookkeeping of at-least-once work); money and
+   * state changes keep durable commits.
+   */
+  durable?: boolean;
+}
+
 export interface Db extends Queryable {
   /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
-  tx<T>(fn: (client: Queryable) => Promise<T>): Promise<T>;
+  tx<T>(fn: (client: Queryable) => Promise<T>, options?: TxOptions): Promise<T>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -38,10 +48,11 @@ export function createDb(opts: DbOptions): Db {
   pool.on("error", () => undefined);
   return {
     query: <R extends Row = Row>(text: string, values?: unknown[]) => pool.query<R>(text, values),
-    async tx<T>(fn: (client: Queryable) => Promise<T>): Promise<T> {
+    async tx<T>(fn: (client: Queryable) => Promise<T>, options: TxOptions = {}): Promise<T> {
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
+        if (options.durable === false) await client.query("SET LOCAL synchronous_commit = off");
         const result = await fn(client);
         await client.query("COMMIT");
         return result;

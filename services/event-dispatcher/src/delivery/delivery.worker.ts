@@ -54,6 +54,13 @@ export async function enqueueDecision(
   await enqueue(tx, SCHEMA, [{ topic: TOPICS.decisions, key: d.resourceId, value }]);
 }
 
+/**
+ * Claims and attempt records commit without waiting for the disk: a crash that loses one only makes the delivery due
+ * again (a notification is sent again; a decision is answered `dispatcher-restarted` and the engine's durable
+ * deadline decides), which at-least-once delivery allows anyway.
+ */
+const BOOKKEEPING = { durable: false } as const;
+
 const parseJson = (text: string | null) => {
   try {
     return text === null ? null : (JSON.parse(text) as unknown);
@@ -107,7 +114,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
         else await scheduleRetry(tx, c.id, new Date(at));
       }
       await refreshEventStatus(tx, c.event_id);
-    });
+    }, BOOKKEEPING);
     if (decision) relay.wake();
   };
 
@@ -160,7 +167,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     const free = maxInFlight - inFlight.size;
     if (free <= 0) return false;
     const saturated = [...inFlightByWebhook].filter(([, n]) => n >= perWebhook).map(([id]) => id);
-    const claimed = await claimDueDeliveries(db, free, claimMs, saturated);
+    const claimed = await db.tx((tx) => claimDueDeliveries(tx, free, claimMs, saturated), BOOKKEEPING);
     for (const c of claimed) {
       const busy = inFlightByWebhook.get(c.webhook_id) ?? 0;
       if (busy >= perWebhook) {

@@ -1,0 +1,170 @@
+/**
+ * Capture flow benchmark: a card network's capture request (the simulation endpoint, through the gateway) until the
+ * decided authorization comes back, with a receiver that approves at once. Reports, per offered rate, the latency the
+ * platform adds (end to end minus the receiver's own handling time) and the rate achieved.
+ *   all-in-one:  npx tsx bench/authorization.bench.ts --mode all-in-one --rates 10,20,40 --seconds 10
+ *   distributed: KAFKA_BROKERS=127.0.0.1:9092 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \
+ *                npx tsx bench/authorization.bench.ts --mode distributed --rates 25,50,100,150 --seconds 10
+ * Open loop: requests start at fixed intervals whatever the answers do, so queueing shows in the latency.
+ */
+import { createServer } from "node:http";
+import { parseArgs } from "node:util";
+import { Agent, request } from "undici";
+import { startAllInOne } from "../packages/cli/src/all-in-one";
+import { createScratchDatabase } from "../test/integration/support/scratch-database";
+import { startPlatform } from "../test/integration/support/service-processes";
+
+const { values } = parseArgs({
+  options: {
+    mode: { type: "string", default: "all-in-one" },
+    rates: { type: "string", default: "10,20,40" },
+    seconds: { type: "string", default: "10" },
+    cards: { type: "string", default: "20" },
+  },
+});
+const rates = values.rates.split(",").map(Number);
+const seconds = Number(values.seconds);
+const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000 });
+
+/** The receiver approves every decision at once and records how long it held each request. */
+const receiverTime = new Map<string, number>();
+const receiver = createServer((req, res) => {
+  const started = performance.now();
+  const chunks: Buffer[] = [];
+  req.on("data", (c: Buffer) => chunks.push(c));
+  req.on("end", () => {
+    const event = JSON.parse(Buffer.concat(chunks).toString()) as { event: string; data: { id: string } };
+    const body = event.event === "card.authorization.request" ? '{"action":"approve"}' : '{"code":"success"}';
+    res.writeHead(200, { "content-type": "application/json" }).end(body);
+    if (event.event === "card.authorization.request") receiverTime.set(event.data.id, performance.now() - started);
+  });
+});
+await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+const address = receiver.address();
+const receiverUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/hook`;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the benchmark reads a few known fields of each answer
+type Json = any;
+
+async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<Json> {
+  const res = await request(base + path, {
+    method: method as "GET", dispatcher: agent,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.body.json()) as Json;
+  if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** A customer, a card-account program and `count` active cards, each with its own funded account. */
+async function setUp(base: string, key: string, count: number): Promise<string[]> {
+  const accounts = await waitFor(async () => (await api(base, key, "GET", "/accounts?filter=currency:NGN")) as Json[]);
+  await api(base, key, "POST", "/simulation/payments/pay-in", { accountNumber: accounts[0].depositChannels[0].accountNumber, amount: 1e12 });
+  const customer = await api(base, key, "POST", "/customers", {
+    name: "Bench Holder", reference: `bench-${Date.now()}`, type: "individual", verifications: ["tier-1"], metadata: {},
+    claims: { individualInformation: { firstName: "Bench", lastName: "Holder", email: "b@example.com", phoneNumber: "+2348000000000", dateOfBirth: "1990-01-01" } },
+  });
+  const program = await api(base, key, "POST", "/card-programs", { name: "Bench", network: "verve", type: "virtual", currency: "NGN", authorization: { fundingSourceType: "card-account" } });
+  const cards: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const card = await api(base, key, "POST", "/cards", { program: program.id, customer: customer.id, reference: `bench-card-${i}`, amount: 1e10, debitSource: accounts[0].id });
+    const secrets = await api(base, key, "GET", `/cards/${card.id}/secrets`);
+    await api(base, key, "POST", `/cards/${card.id}/activate`, { cvv: secrets.cvv, pin: "1234" });
+    cards.push(card.id);
+  }
+  return cards;
+}
+
+async function waitFor<T extends unknown[]>(read: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value.length > 0 || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+
+async function step(base: string, key: string, cards: string[], rate: number) {
+  const total = Math.round(rate * seconds);
+  const added: number[] = [];
+  let failed = 0;
+  const started = performance.now();
+  const sends: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const card = cards[i % cards.length]!;
+    sends.push((async () => {
+      const t0 = performance.now();
+      try {
+        const auth = await api(base, key, "POST", `/simulation/cards/${card}/request-authorization/capture`, { amount: 100, channel: "online" });
+        const total = performance.now() - t0;
+        if (auth.status !== "approved") failed++;
+        else added.push(total - (receiverTime.get(auth.id) ?? 0));
+      } catch {
+        failed++;
+      }
+    })());
+  }
+  await Promise.all(sends);
+  const elapsed = (performance.now() - started) / 1000;
+  const sorted = added.sort((a, b) => a - b);
+  return {
+    offeredPerSecond: rate, requests: total, approved: added.length, failed,
+    achievedPerSecond: Math.round(added.length / elapsed),
+    p50ms: Number(percentile(sorted, 0.5).toFixed(1)), p99ms: Number(percentile(sorted, 0.99).toFixed(1)), maxMs: Number((sorted.at(-1) ?? NaN).toFixed(1)),
+  };
+}
+
+async function run(base: string, key: string, mode: string) {
+  const cards = await setUp(base, key, Number(values.cards));
+  await step(base, key, cards, Math.min(5, rates[0]!)); // warm-up: connections, JIT, plans
+  for (const rate of rates) console.log(JSON.stringify({ mode, ...(await step(base, key, cards, rate)) }));
+}
+
+/** Where the time goes for the median authorization: database timestamps of each stage, relative to its creation. */
+async function printTimeline(url: string) {
+  const { default: pg } = await import("pg");
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const { rows } = await db.query(`
+    WITH t AS (
+      SELECT a.created_at AS created, e.created_at AS dispatched, at.started_at AS sent,
+             at.started_at + at.latency_ms * interval '1 millisecond' AS answered, a.updated_at AS decided
+        FROM engine.authorizations a
+        JOIN dispatcher.events e ON e.resource_id = a.id AND e.kind = 'card.authorization.request'
+        JOIN dispatcher.attempts at ON at.event_id = e.id)
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM dispatched - created) * 1000) AS to_dispatcher_ms,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM sent - dispatched) * 1000) AS to_send_ms,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM answered - sent) * 1000) AS receiver_ms,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM decided - answered) * 1000) AS back_to_engine_ms FROM t`);
+  console.log(JSON.stringify({ timelineMedians: rows[0] }));
+  await db.end();
+}
+
+if (values.mode === "all-in-one") {
+  const platform = await startAllInOne({ port: 0, logLevel: "error", defaultWebhookUrl: receiverUrl });
+  await run(platform.url, platform.defaultBusiness.testKey, "all-in-one");
+  await platform.stop();
+} else {
+  const database = await createScratchDatabase(process.env.DATABASE_URL!);
+  const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!, { DB_POOL_SIZE: "10", LOG_LEVEL: "error" });
+  const res = await fetch(`${platform.gatewayUrl}/admin/businesses`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-operator-token": platform.operatorToken },
+    body: JSON.stringify({ name: "Bench", webhookUrl: receiverUrl }),
+  });
+  const key = ((await res.json()) as { data: { testKey: string } }).data.testKey;
+  await new Promise((r) => setTimeout(r, 3_000)); // the default webhook reaches the dispatcher
+  await run(platform.gatewayUrl, key, "distributed");
+  if (process.env.BENCH_TIMELINE) await printTimeline(database.url);
+  await platform.stop();
+  await database.drop();
+}
+receiver.close();
+await agent.close();
+process.exit(0);
