@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // KAFKA_BROKERS and DATABASE_URL, or containers where Docker exists (test/integration/global-setup.ts).
 export default defineConfig({
   test: {
-    include: ["test/integration/**/*.int.test.ts", "services/*/test/**/*.int.test.ts"],
+    include: ["test/integration/**/*.int.test.ts", "services/*/test/**/*.int.test.ts", "test/e2e/**/*.e2e.test.ts"],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     fileParallelism: false,

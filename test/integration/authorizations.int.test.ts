@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sign } from "../../services/event-dispatcher/src/domain/signature";
+import { apiClient, createBusiness } from "../support/api-client";
 import { eventually } from "../support/eventually";
 import { FakeReceiver, type ReceivedRequest } from "../support/fake-receiver";
 import { ledgerProblems } from "../support/ledger-invariants";
@@ -17,19 +18,12 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;
   let platform: Platform;
   let db: pg.Client;
-  let key: string;
+  let key = "";
   const receiver = new FakeReceiver();
   /** What the receiver answers to each decision event, by the authorization's amount. */
   const answers = new Map<number, { status: number; body?: unknown; delayMs?: number }>();
 
-  const api = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(platform.gatewayUrl + path, {
-      method,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const api = apiClient(() => platform.gatewayUrl, () => key);
   const received = (authorizationId: string) =>
     receiver.received.filter((r) => r.json?.data?.id === authorizationId || r.json?.data?.authorization === authorizationId);
   /** Distinct events the receiver got for an authorization (deliveries are at least once), as kind:status. */
@@ -53,12 +47,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
     platform = await startPlatform(database.url, KAFKA_BROKERS!);
     db = new pg.Client({ connectionString: database.url });
     await db.connect();
-    const created = await fetch(`${platform.gatewayUrl}/admin/businesses`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-operator-token": platform.operatorToken },
-      body: JSON.stringify({ name: "Authorizations Ltd", webhookUrl: receiver.url, signingKey: SIGNING_KEY }),
-    });
-    key = ((await created.json()) as { data: { testKey: string } }).data.testKey;
+    key = (await createBusiness(platform.gatewayUrl, platform.operatorToken, { name: "Authorizations Ltd", webhookUrl: receiver.url, signingKey: SIGNING_KEY })).testKey;
     const customer = await api("POST", "/customers", {
       name: "Ada Obi", reference: "ada", type: "individual", verifications: ["tier-2"], metadata: {},
       claims: { individualInformation: { firstName: "Ada", lastName: "Obi", email: "ada@example.com", phoneNumber: "+2348012345678", dateOfBirth: "1990-05-01" } },

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient, createBusiness } from "../support/api-client";
 import { eventually } from "../support/eventually";
 import { FakeReceiver } from "../support/fake-receiver";
 import { ledgerProblems } from "../support/ledger-invariants";
@@ -18,18 +19,11 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;
   let platform: Platform;
   let db: pg.Client;
-  let key: string;
+  let key = "";
   let settlement: string;
   const receiver = new FakeReceiver();
 
-  const api = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
-    const res = await fetch(platform.gatewayUrl + path, {
-      method,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const api = apiClient(() => platform.gatewayUrl, () => key);
   const available = async () => (await api("GET", `/accounts/${settlement}/balance`)).body.data.available as number;
   const booksBalance = async () => expect(await ledgerProblems((text) => db.query(text))).toEqual([]);
   /** The payment's event reached the business's webhook, and the account log shows its debit (and refund). */
@@ -45,12 +39,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
     platform = await startPlatform(database.url, KAFKA_BROKERS!, { BILL_BILLER_TIMEOUT_MS: "2000" });
     db = new pg.Client({ connectionString: database.url });
     await db.connect();
-    const created = await fetch(`${platform.gatewayUrl}/admin/businesses`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-operator-token": platform.operatorToken },
-      body: JSON.stringify({ name: "Bills Ltd", webhookUrl: receiver.url, signingKey: "bills-it-signing-key-0123456789" }),
-    });
-    key = ((await created.json()) as { data: { testKey: string } }).data.testKey;
+    key = (await createBusiness(platform.gatewayUrl, platform.operatorToken, { name: "Bills Ltd", webhookUrl: receiver.url, signingKey: "bills-it-signing-key-0123456789" })).testKey;
     const account = await eventually(async () => {
       const list = await api("GET", "/accounts?filter=currency:NGN");
       expect(list.body.data).toHaveLength(1);

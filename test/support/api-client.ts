@@ -1,0 +1,27 @@
+export interface ApiReply {
+  status: number;
+  body: any;
+}
+
+/** Calls the Cardhold API as a customer does: Bearer secret key, JSON in and out. */
+export function apiClient(baseUrl: () => string, key: () => string) {
+  return async (method: string, path: string, body?: unknown): Promise<ApiReply> => {
+    const res = await fetch(baseUrl() + path, {
+      method,
+      headers: { authorization: `Bearer ${key()}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+}
+
+/** POST /admin/businesses with the operator token: the new business's id and test key. */
+export async function createBusiness(baseUrl: string, operatorToken: string, body: { name: string; webhookUrl: string; signingKey?: string }) {
+  const res = await fetch(`${baseUrl}/admin/businesses`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-operator-token": operatorToken },
+    body: JSON.stringify(body),
+  });
+  const reply = (await res.json()) as { data: { business: { id: string }; testKey: string } };
+  return { businessId: reply.data.business.id, testKey: reply.data.testKey };
+}
