@@ -65,7 +65,12 @@ export const eventEnvelopeSchema = z.object({
 });
 export const eventPublishedMessage = busEnvelope(
   "event.published",
-  z.object({ envelope: eventEnvelopeSchema, resourceId: z.string() }),
+  z.object({
+    envelope: eventEnvelopeSchema,
+    resourceId: z.string(),
+    /** Deliver to this webhook only (a card program's own webhook) while it is enabled; otherwise routed by kind. */
+    webhookId: z.string().optional(),
+  }),
 );
 export type EventPublishedMessage = z.infer<typeof eventPublishedMessage>;
 

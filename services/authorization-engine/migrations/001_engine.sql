@@ -154,6 +154,7 @@ CREATE TABLE engine.authorizations (
   decision_due_at timestamptz,
   decision_event_id text,
   timeout_default text NOT NULL,
+  webhook_id text,
   card_balance bigint,
   card_holder_name text,
   network_reference text NOT NULL,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../../test/support/eventually";
 import {
-  answerDecision, announceWebhook, balanceOf, call, eventsOf, issueCard, newBusiness, nextEvent, startEngine,
+  announceCustomer, answerDecision, announceWebhook, balanceOf, call, eventsOf, issueCard, newBusiness, nextEvent, startEngine,
   type Business, type EngineHarness, type Envelope, type IssuedCard, type Reply,
 } from "./harness";
 
@@ -228,6 +228,21 @@ describe("no usable answer: the timeout default", () => {
     const after = await call(h, as, "GET", `/card-authorizations/${id}`);
     expect(after.body.data).toMatchObject({ status: "approved", decisionType: "system-response", statusReason: "timeout-error" });
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 9_000, ledger: 9_000, held: 0 });
+  });
+});
+
+describe("a program's own webhook", () => {
+  it("addresses the authorization's events to it", async () => {
+    const as = newBusiness();
+    const hook = await announceWebhook(h, as, { isDefault: false, events: [], status: "enabled" });
+    const customer = await announceCustomer(h, as);
+    const program = await call(h, as, "POST", "/card-programs", { name: "Own hook", network: "verve", type: "virtual", currency: "NGN", authorization: { webhook: hook } });
+    const card = await call(h, as, "POST", "/cards", { program: program.body.data.id, customer, reference: "own-hook" });
+    const { cvv } = (await call(h, as, "GET", `/cards/${card.body.data.id}/secrets`)).body.data;
+    await call(h, as, "POST", `/cards/${card.body.data.id}/activate`, { cvv, pin: "1234" });
+    const reply = await decide(as, { cardId: card.body.data.id } as IssuedCard, "check", { channel: "atm" }, { body: { action: "approve", cardBalance: 1, cardHolderName: "A" } });
+    const [request] = await kindsOf(reply.body.data.id, 1).then(() => eventsOf(h, reply.body.data.id));
+    expect(h.routedTo.get(request!.metadata.event)).toBe(hook);
   });
 });
 

@@ -27,6 +27,8 @@ export interface EngineHarness {
   readonly bus: MemoryBus;
   pg: EmbeddedPostgres;
   events: Envelope[];
+  /** The webhook each event was addressed to (a program's own), by event id. */
+  routedTo: Map<string, string | undefined>;
   ledgerResults: LedgerResultMessage["data"][];
   url: string;
   restart(): Promise<void>;
@@ -37,13 +39,22 @@ export async function startEngine(opts: { sweeperGraceMs?: number } = {}): Promi
   const pg = await startEmbeddedPostgres();
   const cardDataKey = newCardDataKey();
   const events: Envelope[] = [];
+  const routedTo = new Map<string, string | undefined>();
   const ledgerResults: LedgerResultMessage["data"][] = [];
 
   /** A memory bus with the test's recorders, and an engine on it. */
   const boot = async () => {
     const bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
     await bus.start();
-    await bus.subscribe({ group: "test-events", topics: [TOPICS.events], handler: async (m) => void events.push((m.value as EventPublishedMessage).data.envelope) });
+    await bus.subscribe({
+      group: "test-events",
+      topics: [TOPICS.events],
+      handler: async (m) => {
+        const { envelope, webhookId } = (m.value as EventPublishedMessage).data;
+        events.push(envelope);
+        routedTo.set(envelope.metadata.event, webhookId);
+      },
+    });
     await bus.subscribe({ group: "test-ledger", topics: [TOPICS.ledgerResults], handler: async (m) => void ledgerResults.push((m.value as LedgerResultMessage).data) });
     const deps = { db: pg.db, bus, logger, metrics: createMetrics("authorization-engine", false), internalToken: INTERNAL };
     const service = await createService(deps, { cardDataKey, sweeperGraceMs: opts.sweeperGraceMs ?? 0 });
@@ -59,7 +70,7 @@ export async function startEngine(opts: { sweeperGraceMs?: number } = {}): Promi
   };
 
   const harness: EngineHarness = {
-    pg, events, ledgerResults,
+    pg, events, routedTo, ledgerResults,
     get bus() {
       return running.bus;
     },

@@ -69,10 +69,11 @@ export async function carryOut(tx: Queryable, scope: Scope, row: AuthorizationRo
   // The decision event id is known before the row is saved, so the answer can be matched to this very question.
   const events = emitted.map((kind) => ({ kind, id: newId("event") }));
   const decisionEvent = asks ? events.find((e) => e.kind !== "card.authorization.closed")?.id : undefined;
+  const webhook = row.webhook_id ?? undefined;
   const saved = await saveAuthorization(tx, { ...fromDomain(row, step.authorization), decision_event_id: decisionEvent ?? (asks ? row.decision_event_id : null) });
   const messages: OutgoingMessage[] = [
-    ...events.map((e) => eventFor(scope, e.kind, toAuthorizationRecord(saved), saved.id, e.id).message),
-    ...transactions.map((t) => eventFor(scope, "card.transaction.created", toTransactionRecord(t), saved.id).message),
+    ...events.map((e) => eventFor(scope, e.kind, toAuthorizationRecord(saved), saved.id, e.id, webhook).message),
+    ...transactions.map((t) => eventFor(scope, "card.transaction.created", toTransactionRecord(t), saved.id, undefined, webhook).message),
   ];
   await enqueue(tx, SCHEMA, messages);
   return saved;

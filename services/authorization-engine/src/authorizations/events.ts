@@ -5,7 +5,7 @@ import type { Scope } from "@cardhold/query";
 
 /**
  * A customer-facing event for the dispatcher (events.v1, keyed by the resource so one authorization's events are
- * delivered in order). Returns the message and the event id (`evt.…`).
+ * delivered in order), optionally to one named webhook. Returns the message and the event id (`evt.…`).
  */
 export function eventFor(
   scope: Scope,
@@ -13,6 +13,7 @@ export function eventFor(
   data: Record<string, unknown>,
   resourceId: string,
   eventId: string = newId("event"),
+  webhookId?: string,
 ): { message: OutgoingMessage; eventId: string } {
   const now = new Date().toISOString();
   const value: EventPublishedMessage = {
@@ -20,7 +21,7 @@ export function eventFor(
     businessId: scope.businessId,
     mode: scope.mode as Mode,
     occurredAt: now,
-    data: { resourceId, envelope: { event: kind, data, metadata: { sentAt: now, event: eventId } } },
+    data: { resourceId, envelope: { event: kind, data, metadata: { sentAt: now, event: eventId } }, ...(webhookId && { webhookId }) },
   };
   return { message: { topic: TOPICS.events, key: resourceId, value }, eventId };
 }

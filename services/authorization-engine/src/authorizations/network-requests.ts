@@ -72,7 +72,8 @@ function newRow(scope: Scope, card: CardRow, program: ProgramRow, type: "check" 
     status: "pending", amount: request.amount, fees: type === "capture" ? request.fees + program.transaction_fee : request.fees,
     currency: card.currency, channel: request.channel, mcc: request.mcc ?? null, merchant_id: request.merchant ?? null,
     decision_type: null, status_reason: null, decline_reason: null, reserved: false, held: 0, debited: 0, pending_amount: null,
-    pending_fees: null, decision_due_at: null, decision_event_id: null, timeout_default: timeoutDefault, card_balance: null,
+    pending_fees: null, decision_due_at: null, decision_event_id: null, timeout_default: timeoutDefault, webhook_id: program.webhook_id,
+    card_balance: null,
     card_holder_name: null, network_reference: reference, network_data: networkDataFor(card, request, reference), metadata: {},
     created_at: now, updated_at: now,
   };

@@ -31,6 +31,8 @@ export interface AuthorizationRow {
   decision_due_at: Date | null;
   decision_event_id: string | null;
   timeout_default: Authorization["timeoutDefault"];
+  /** The program's own webhook for its authorization events, if it names one. */
+  webhook_id: string | null;
   card_balance: number | null;
   card_holder_name: string | null;
   network_reference: string;
@@ -117,7 +119,7 @@ const COLUMNS = [
   "id", "business_id", "mode", "card_id", "customer_id", "account_id", "settlement_account_id", "program_id", "type",
   "status", "amount", "fees", "currency", "channel", "mcc", "merchant_id", "decision_type", "status_reason",
   "decline_reason", "reserved", "held", "debited", "pending_amount", "pending_fees", "decision_due_at",
-  "decision_event_id", "timeout_default", "card_balance", "card_holder_name", "network_reference", "network_data",
+  "decision_event_id", "timeout_default", "webhook_id", "card_balance", "card_holder_name", "network_reference", "network_data",
   "metadata", "created_at", "updated_at",
 ] as const satisfies ReadonlyArray<keyof AuthorizationRow>;
 

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { deliveryPolicy, isDelivered } from "./delivery-policy";
 import { nextAttemptAt, parseRetryAfter, DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS } from "./retry-schedule";
-import { routeEvent, type RouteCandidate } from "./routing";
+import { routeEvent, routeEventTo, type RouteCandidate } from "./routing";
 import { sign, verify } from "./signature";
 
 describe("signature", () => {
@@ -49,6 +49,17 @@ describe("routing (Rule 8)", () => {
     ["no default and no covering webhook: nobody", [hook("wh.a", ["x"], "enabled")], "card.authorization.closed", []],
   ] as const)("%s", (_name, webhooks, kind, expected) => {
     expect(routeEvent(kind, [...webhooks]).map((w) => w.id)).toEqual(expected);
+  });
+
+  const covering = hook("wh.a", ["card.authorization.request"], "enabled");
+  it.each([
+    ["a program's enabled webhook gets its events alone", [def, covering, hook("wh.p", [], "enabled")], "wh.p", ["wh.p"]],
+    ["the default webhook can be a program's webhook", [def, covering], "wh.default", ["wh.default"]],
+    ["a program's webhook that is not enabled: Rule 8", [def, covering, hook("wh.p", [], "disabled")], "wh.p", ["wh.a"]],
+    ["a program's webhook that is gone: Rule 8", [def, covering], "wh.gone", ["wh.a"]],
+    ["no program webhook: Rule 8", [def, covering], undefined, ["wh.a"]],
+  ] as const)("%s", (_name, webhooks, named, expected) => {
+    expect(routeEventTo("card.authorization.request", [...webhooks], named).map((w) => w.id)).toEqual(expected);
   });
 });
 

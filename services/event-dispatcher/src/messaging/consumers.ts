@@ -4,7 +4,7 @@ import { eventPublishedMessage, TOPICS, webhookChangedMessage } from "@cardhold/
 import type { Db } from "@cardhold/db";
 import { enqueueDecision } from "../delivery/delivery.worker";
 import { deliveryPolicy } from "../domain/delivery-policy";
-import { routeEvent, type RouteCandidate } from "../domain/routing";
+import { routeEventTo, type RouteCandidate } from "../domain/routing";
 import { insertEventWithDeliveries } from "../store/events.store";
 import { deleteWebhook, SCHEMA, upsertWebhook, webhooksOf } from "../store/webhooks.store";
 
@@ -51,7 +51,7 @@ export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, wakeWorker: 
           const table = routingTables.get(tableKey) ?? (await webhooksOf(tx, businessId, mode));
           routingTables.set(tableKey, table);
           const policy = deliveryPolicy(data.envelope.event, data.envelope.data);
-          const webhooks = routeEvent(data.envelope.event, table);
+          const webhooks = routeEventTo(data.envelope.event, table, data.webhookId);
           const event = {
             id: data.envelope.metadata.event, businessId, mode, kind: data.envelope.event, resourceId: data.resourceId,
             // The producer's own bytes (key order included), not the validated copy: this is what gets signed.
