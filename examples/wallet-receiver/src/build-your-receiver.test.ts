@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAllInOne, type AllInOne } from "../../../packages/cli/src/all-in-one";
+import { apiClient, createBusiness } from "../../../test/support/api-client";
 import { authorization, closed, deliver, envelope, sign, uniqueId, update } from "./test-support/deliveries.js";
 
 // BUILD-YOUR-RECEIVER.md must work exactly as written: its receiver.mjs runs with plain node in a folder that holds
@@ -97,7 +99,7 @@ describe("the receiver of BUILD-YOUR-RECEIVER.md", () => {
     const other = uniqueId("c.auth.");
     await post(envelope("card.authorization.request", authorization({ id: other, card: "c.doc", amount: 10_000 })));
     expect((await post(update({ id: other, card: "c.doc", status: "pending", amount: 170_000 }))).body).toEqual({ action: "decline", code: "insufficient-funds" });
-    expect((await check()).body.cardBalance).toBe(150_000);
+    expect((await check()).body.cardBalance).toBe(140_000);
   });
 
   it("answers 400 to a wrong signature and to what is not an event", async () => {
@@ -105,4 +107,41 @@ describe("the receiver of BUILD-YOUR-RECEIVER.md", () => {
     expect(await post(body, sign(body, "another-key"))).toEqual({ status: 400, body: { error: "Invalid Signature" } });
     expect(await post(JSON.stringify({ hello: "world" }))).toEqual({ status: 400, body: { error: "Invalid Request" } });
   });
+});
+
+describe("the receiver of BUILD-YOUR-RECEIVER.md as the webhook of a running platform", () => {
+  const OPERATOR = "operator-token-build-your-receiver";
+  let platform: AllInOne;
+  let key = "";
+  const api = apiClient(() => platform.url, () => key);
+
+  beforeAll(async () => {
+    platform = await startAllInOne({ port: 0, logLevel: "silent", operatorToken: OPERATOR });
+    key = (await createBusiness(platform.url, OPERATOR, { name: "Doc Ltd", webhookUrl: webhookUrl, signingKey: KEY })).testKey;
+  }, 60_000);
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it("verifies and answers the platform's real, signed check and capture events", async () => {
+    const customer = await api("POST", "/customers", {
+      name: "Ada Obi", reference: "ada", type: "individual", verifications: ["tier-1"], metadata: {},
+      claims: { individualInformation: { firstName: "Ada", lastName: "Obi", email: "ada@example.com", phoneNumber: "+2348012345678", dateOfBirth: "1990-01-01" } },
+    });
+    const program = await api("POST", "/card-programs", { name: "Doc cards", network: "verve", type: "virtual", currency: "NGN" });
+    const settlement = await api("GET", `/accounts/${program.body.data.authorization.settlementAccount}`);
+    await api("POST", "/simulation/payments/pay-in", { accountNumber: settlement.body.data.depositChannels[0].accountNumber, amount: 1_000_000 });
+    const card = (await api("POST", "/cards", { program: program.body.data.id, customer: customer.body.data.id, reference: "doc-card" })).body.data.id;
+    const { cvv } = (await api("GET", `/cards/${card}/secrets`)).body.data;
+    await api("POST", `/cards/${card}/activate`, { cvv, pin: "1234" });
+
+    const balance = (await api("POST", `/simulation/cards/${card}/request-authorization/check`, { channel: "atm" })).body.data;
+    expect(balance).toMatchObject({ status: "approved", decisionType: "direct-response", cardHolderName: "Ada Obi", cardBalance: expect.any(Number) });
+    const capture = (await api("POST", `/simulation/cards/${card}/request-authorization/capture`, { amount: 5_000, fees: 100, channel: "online" })).body.data;
+    expect(capture).toMatchObject({ status: "approved", decisionType: "direct-response" });
+    const after = (await api("POST", `/simulation/cards/${card}/request-authorization/check`, { channel: "atm" })).body.data;
+    expect(after.cardBalance).toBe(balance.cardBalance - 5_100);
+    const tooMuch = (await api("POST", `/simulation/cards/${card}/request-authorization/capture`, { amount: after.cardBalance + 1, channel: "online" })).body.data;
+    expect(tooMuch).toMatchObject({ status: "declined", declineReason: "insufficient-funds", decisionType: "direct-response" });
+  }, 60_000);
 });
