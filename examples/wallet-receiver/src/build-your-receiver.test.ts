@@ -9,10 +9,10 @@ import { startAllInOne, type AllInOne } from "../../../packages/cli/src/all-in-o
 import { apiClient, createBusiness } from "../../../test/support/api-client";
 import { authorization, closed, deliver, envelope, sign, uniqueId, update } from "./test-support/deliveries.js";
 
-// BUILD-YOUR-RECEIVER.md must work exactly as written: its receiver.mjs runs with plain node in a folder that holds
+// The README's "Build your receiver" section must work exactly as written: its receiver.mjs runs with plain node in a folder that holds
 // only what `npm install @cardhold/receiver express` gives — the SDK as it is packed (built dist, published manifest).
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const DOC = new URL("../BUILD-YOUR-RECEIVER.md", import.meta.url);
+const DOC = new URL("../../../README.md", import.meta.url);
 const KEY = "build-your-receiver-signing-key";
 
 let folder: string;
@@ -31,7 +31,7 @@ async function freePort(): Promise<number> {
 async function receiverSource(): Promise<string> {
   const doc = await readFile(DOC, "utf8");
   const block = /```js\n(\/\/ receiver\.mjs[\s\S]*?)```/.exec(doc);
-  if (!block?.[1]) throw new Error("BUILD-YOUR-RECEIVER.md has no ```js block starting with // receiver.mjs");
+  if (!block?.[1]) throw new Error("README.md has no ```js block starting with // receiver.mjs");
   return block[1];
 }
 
@@ -71,7 +71,7 @@ afterAll(async () => {
 const post = (body: string, signature?: string) => deliver(webhookUrl, body, signature ?? sign(body, KEY));
 const check = () => post(envelope("card.authorization.request", authorization({ card: "c.doc", type: "check" })));
 
-describe("the receiver of BUILD-YOUR-RECEIVER.md", () => {
+describe("the receiver of the README (Build your receiver)", () => {
   it("approves a check with the balance and the holder's name", async () => {
     expect(await check()).toEqual({ status: 200, body: { action: "approve", cardBalance: 150_000, cardHolderName: "Ada Obi" } });
   });
@@ -109,7 +109,7 @@ describe("the receiver of BUILD-YOUR-RECEIVER.md", () => {
   });
 });
 
-describe("the receiver of BUILD-YOUR-RECEIVER.md as the webhook of a running platform", () => {
+describe("the receiver of the README (Build your receiver) as the webhook of a running platform", () => {
   const OPERATOR = "operator-token-build-your-receiver";
   let platform: AllInOne;
   let key = "";

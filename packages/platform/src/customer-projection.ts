@@ -1,6 +1,7 @@
 import { handleOnce, type Bus } from "@cardhold/bus";
 import { customerChangedMessage, TOPICS } from "@cardhold/contracts";
 import { migrate, type Db, type Queryable } from "@cardhold/db";
+import { scopedResource, type ExpandLoader } from "@cardhold/query";
 import type { Logger } from "pino";
 
 /**
@@ -84,4 +85,18 @@ export async function findProjectedCustomers(
     if (rows.length === new Set(ids).size || Date.now() >= deadline) return rows;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * `expand=customer` from a projection: the full customer record as customers.v1 last carried it (or, for a row
+ * written before records were kept, its id, name and status).
+ */
+export function projectedCustomerLoader(db: Queryable, schema: string): ExpandLoader {
+  return {
+    spec: scopedResource("customer", `${schema}.customers`, { id: { type: "id", column: "id" } }),
+    async load(ids, scope) {
+      const customers = await findProjectedCustomers(db, schema, scope, ids);
+      return new Map(customers.map((c) => [c.id, c.record ?? { id: c.id, object: "customer", name: c.name, status: c.status }]));
+    },
+  };
 }

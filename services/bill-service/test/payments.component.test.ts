@@ -163,7 +163,7 @@ describe("listing and reading payments", () => {
     expect(await ids("filter=amount>=150000&sort=amount")).toEqual([ok.id, declined.id]);
 
     const expanded = await api(as, "GET", `/payments?filter=reference:list-1&expand=customer&select=status customer`);
-    expect(expanded.body.data).toEqual([{ id: ok.id, object: "payment", status: "successful", customer: { id: customer, object: "customer", name: "Fatima Bello", status: "active" } }]);
+    expect(expanded.body.data).toEqual([{ id: ok.id, object: "payment", status: "successful", customer: expect.objectContaining({ id: customer, object: "customer", name: "Fatima Bello", status: "active" }) }]);
     expect((await api(as, "GET", "/payments?filter=bogus:1")).status).toBe(400);
     expect((await api(as, "GET", "/payments?filter=status|eq")).body).toEqual({ statusCode: 400, message: expect.stringContaining("filter") });
 

@@ -115,7 +115,7 @@ const LIST_PARAMETERS = [
   query("limit", "Page size, default 20, at most 100."),
   query("sort", "Space-separated field names; `-` prefix for descending. Default newest first."),
   query("select", "Space-separated fields to include; `-field` excludes. Depth 1."),
-  query("expand", "`customer` (id, name, status)."),
+  query("expand", "`customer`: the customer record."),
   query("filter", "Expressions on id, status, amount, fees, currency, reference, customer, product, account, failureReason, methodData.<key>, metadata.<key>, createdAt, updatedAt."),
   query("or", "Expressions combined with OR."),
   query("nor", "Expressions combined with NOR."),

@@ -1,6 +1,6 @@
 import type { Db } from "@cardhold/db";
-import { findProjectedCustomers } from "@cardhold/platform";
-import { scopedResource, type ExpandLoader, type ResourceSpec, type Scope } from "@cardhold/query";
+import { projectedCustomerLoader } from "@cardhold/platform";
+import type { ExpandLoader, ResourceSpec, Scope } from "@cardhold/query";
 import { toAccountRecord, toAuthorizationRecord, toCardRecord, toProgramRecord } from "../records";
 import { accountResource, findAccountsByIds, SCHEMA } from "../store/accounts.store";
 import { authorizationResource, type AuthorizationRow } from "../store/authorizations.store";
@@ -9,9 +9,6 @@ import { findProgramsByIds, programResource } from "../store/programs.store";
 
 type Doc = Record<string, unknown>;
 
-/** The customer projection as an expand target: the full record from customers.v1. */
-const customerResource = scopedResource("customer", `${SCHEMA}.customers`, { id: { type: "id", column: "id" } });
-
 function loader<Row extends { id: string }>(spec: ResourceSpec, find: (ids: string[], scope: Scope) => Promise<Row[]>, toRecord: (row: Row) => Doc): ExpandLoader {
   return { spec, load: async (ids, scope) => new Map((await find(ids, scope)).map((row) => [row.id, toRecord(row)])) };
 }
@@ -19,7 +16,7 @@ function loader<Row extends { id: string }>(spec: ResourceSpec, find: (ids: stri
 /** Every relation the engine's lists can expand: card, customer, account, program, authorization. */
 export function expandLoaders(db: Db): Record<string, ExpandLoader> {
   return {
-    customer: loader(customerResource, (ids, scope) => findProjectedCustomers(db, SCHEMA, scope, ids), (c) => c.record ?? { id: c.id, object: "customer", name: c.name, status: c.status }),
+    customer: projectedCustomerLoader(db, SCHEMA),
     card: loader(cardResource, (ids, scope) => findCardsByIds(db, scope, ids), toCardRecord),
     account: loader(accountResource, (ids, scope) => findAccountsByIds(db, scope, ids), toAccountRecord),
     program: loader(programResource, (ids, scope) => findProgramsByIds(db, scope, ids), toProgramRecord),

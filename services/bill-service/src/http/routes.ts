@@ -1,10 +1,9 @@
 import type { Express } from "express";
 import type { Db } from "@cardhold/db";
-import { listResource, requestContext } from "@cardhold/platform";
+import { listResource, projectedCustomerLoader, requestContext } from "@cardhold/platform";
 import { toPaymentRecord, type PaymentRow } from "../domain/payment-record";
 import type { BillPayments } from "../payments/bill-payments";
-import { customerLoader } from "../store/customers.store";
-import { paymentResource } from "../store/payments.store";
+import { paymentResource, SCHEMA } from "../store/payments.store";
 
 export function paymentRoutes(app: Express, db: Db, payments: BillPayments): void {
   app.post("/payments/bill/validate", async (req, res) => {
@@ -26,7 +25,7 @@ export function paymentRoutes(app: Express, db: Db, payments: BillPayments): voi
         spec: paymentResource,
         scope,
         toRecord: toPaymentRecord,
-        loaders: { customer: customerLoader(db) },
+        loaders: { customer: projectedCustomerLoader(db, SCHEMA) },
       }),
     );
   });

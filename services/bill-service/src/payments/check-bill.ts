@@ -1,12 +1,11 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Queryable } from "@cardhold/db";
-import { AppError, badRequest, notFound, stateConflict, type RequestContext } from "@cardhold/platform";
+import { AppError, badRequest, findProjectedCustomers, notFound, stateConflict, type ProjectedCustomer, type RequestContext } from "@cardhold/platform";
 import { withDeadline, type Biller } from "../billers/biller";
 import type { BillProduct } from "../domain/bill-product";
 import type { BillPaymentRequest } from "@cardhold/contracts";
 import { findProduct } from "../domain/catalog";
 import { checkInputs, type CheckedInputs } from "../domain/product-inputs";
-import { findCustomer, type KnownCustomer } from "../store/customers.store";
+import { SCHEMA } from "../store/payments.store";
 
 type Scope = Pick<RequestContext, "businessId" | "mode">;
 
@@ -15,7 +14,7 @@ export interface CheckedBill {
   product: BillProduct;
   checked: CheckedInputs;
   accountName: string;
-  customer: KnownCustomer | null;
+  customer: ProjectedCustomer | null;
 }
 
 export interface BillCheckOptions {
@@ -26,21 +25,13 @@ export interface BillCheckOptions {
   customerWaitMs: number;
 }
 
-const CUSTOMER_POLL_MS = 100;
-
 /** The checks shared by POST /payments/bill/validate and POST /payments/bill; they never move money. */
 export function createBillChecks(opts: BillCheckOptions) {
-  const awaitCustomer = async (scope: Scope, id: string): Promise<KnownCustomer> => {
-    const deadline = Date.now() + opts.customerWaitMs;
-    for (;;) {
-      const customer = await findCustomer(opts.db, scope, id);
-      if (customer) {
-        if (customer.status !== "active") throw stateConflict(`Customer ${id} is not active`);
-        return customer;
-      }
-      if (Date.now() >= deadline) throw notFound("Customer", id);
-      await sleep(Math.min(CUSTOMER_POLL_MS, Math.max(0, deadline - Date.now())));
-    }
+  const awaitCustomer = async (scope: Scope, id: string): Promise<ProjectedCustomer> => {
+    const [customer] = await findProjectedCustomers(opts.db, SCHEMA, scope, [id], opts.customerWaitMs);
+    if (!customer) throw notFound("Customer", id);
+    if (customer.status !== "active") throw stateConflict(`Customer ${id} is not active`);
+    return customer;
   };
 
   const lookUp = async (product: BillProduct, accountNumber: string): Promise<string> => {
