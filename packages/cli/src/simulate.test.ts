@@ -117,6 +117,12 @@ describe("cardhold simulate: the answers", () => {
     expect(r.err()).toContain("waiting for the decision");
   });
 
+  it("shows an approved check's card balance and holder name", async () => {
+    answer = { status: 200, body: { code: "success", data: authorization({ type: "check", amount: 0, fees: 0, cardBalance: 120_000, cardHolderName: "Ada Obi" }) } };
+    const r = await run(["check", "--card", "c.1"]);
+    expect(r.out()).toContain("card balance 120000, holder Ada Obi");
+  });
+
   it("--json prints exactly the authorization record as one JSON line", async () => {
     const r = await run(["check", "--card", "c.1", "--json"]);
     expect(r.code).toBe(0);

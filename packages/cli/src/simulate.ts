@@ -98,6 +98,8 @@ interface AuthorizationRecord {
   decisionType?: string | null;
   declineReason?: string | null;
   statusReason?: string | null;
+  cardBalance?: number;
+  cardHolderName?: string;
 }
 
 const DECIDED_BY: Record<string, string> = { "direct-response": "your receiver", "system-response": "the platform" };
@@ -105,6 +107,7 @@ const DECIDED_BY: Record<string, string> = { "direct-response": "your receiver",
 export function describeAuthorization(a: AuthorizationRecord): string {
   const lines = [`${a.id}  ${a.type}  ${a.status.toUpperCase()}`];
   lines.push(`  amount ${a.amount} + fees ${a.fees ?? 0} ${a.currency} (minor units), channel ${a.channel ?? "?"}`);
+  if (a.cardBalance !== undefined) lines.push(`  card balance ${a.cardBalance}, holder ${a.cardHolderName ?? "?"}`);
   if (a.decisionType) lines.push(`  decided by ${DECIDED_BY[a.decisionType] ?? a.decisionType} (${a.decisionType})`);
   if (a.declineReason) lines.push(`  decline reason: ${a.declineReason}`);
   if (a.statusReason) lines.push(`  status reason: ${a.statusReason}`);
