@@ -12,3 +12,4 @@ export * from "./service-kit";
 export * from "./service-process";
 export * from "./list";
 export * from "./customer-projection";
+export * from "./webhook-changes";

@@ -1,20 +1,17 @@
 import { pino } from "pino";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import {
-  TOPICS, type CustomerChangedMessage, type DecisionAnsweredMessage, type EventPublishedMessage, type LedgerResultMessage, type Mode, type WebhookChangedMessage,
+  TOPICS, type DecisionAnsweredMessage, type EventPublishedMessage, type LedgerResultMessage, type Mode, type WebhookChangedMessage,
 } from "@cardhold/contracts";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@cardhold/db";
 import { createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
+import { callService, customerCreated, type Caller, type Reply } from "../../../test/support/internal-api";
 import { createService, newCardDataKey } from "../src/service";
 
 export const INTERNAL = "internal-token-for-engine-tests";
 const logger = pino({ level: "silent" });
 
-export interface Reply {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
-  body: any;
-}
+export type { Reply } from "../../../test/support/internal-api";
 
 export type Envelope = EventPublishedMessage["data"]["envelope"];
 
@@ -89,36 +86,19 @@ export async function startEngine(opts: { sweeperGraceMs?: number } = {}): Promi
   return harness;
 }
 
-export interface Business {
-  businessId: string;
-  mode: Mode;
-}
+export type Business = Caller;
 
 export const newBusiness = (mode: Mode = "test"): Business => ({ businessId: newId("business"), mode });
 
 /** Calls the engine as the gateway does: internal token, business and mode headers. */
-export async function call(h: EngineHarness, as: Business, method: string, path: string, body?: unknown): Promise<Reply> {
-  const res = await fetch(h.url + path, {
-    method,
-    headers: { "x-internal-token": INTERNAL, "x-business-id": as.businessId, "x-mode": as.mode, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
+export const call = (h: EngineHarness, as: Business, method: string, path: string, body?: unknown): Promise<Reply> =>
+  callService(h.url, INTERNAL, as, method, path, body);
 
 /** customers.v1 as the customer-service announces a new customer; returns its id. */
 export async function announceCustomer(h: EngineHarness, as: Business, name = "Ada Obi"): Promise<string> {
-  const id = newId("customer");
-  const now = new Date().toISOString();
-  const value: CustomerChangedMessage = {
-    type: "customer.created", businessId: as.businessId, mode: as.mode, occurredAt: now,
-    data: {
-      id, object: "customer", name, reference: id, type: "individual", status: "active", claims: {}, verifications: [{ type: "tier-1", status: "verified" }],
-      metadata: {}, createdAt: now, updatedAt: now,
-    },
-  };
-  await h.bus.publish([{ topic: TOPICS.customers, key: id, value, id: newId("message") }]);
-  return id;
+  const message = customerCreated(as, name);
+  await h.bus.publish([message]);
+  return message.key;
 }
 
 /** webhooks.v1 as the registry announces a webhook (for its timeoutDefault). */

@@ -1,8 +1,9 @@
 import { pino } from "pino";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
-import { TOPICS, type CustomerChangedMessage, type EventPublishedMessage, type Mode } from "@cardhold/contracts";
+import { TOPICS, type EventPublishedMessage } from "@cardhold/contracts";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@cardhold/db";
-import { createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
+import { createMetrics, listen, type Listening, type Service } from "@cardhold/platform";
+import { callService, customerCreated, type Caller, type Reply } from "../../../test/support/internal-api";
 import type { Biller } from "../src/billers/biller";
 import { createSandboxBiller } from "../src/billers/sandbox-biller";
 import { createService, type BillServiceOptions } from "../src/service";
@@ -96,40 +97,17 @@ export async function startHarness(): Promise<Harness> {
   };
 }
 
-export interface Caller {
-  businessId: string;
-  mode: Mode;
-}
-
-export interface Reply {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
-  body: any;
-}
+export type { Caller, Reply } from "../../../test/support/internal-api";
 
 /** Calls the service as the gateway does: internal token, business and mode headers. */
-export async function call(h: Harness, as: Caller, method: string, path: string, body?: unknown): Promise<Reply> {
-  const res = await fetch(h.http.url + path, {
-    method,
-    headers: { "x-internal-token": INTERNAL, "x-business-id": as.businessId, "x-mode": as.mode, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
+export const call = (h: Harness, as: Caller, method: string, path: string, body?: unknown): Promise<Reply> =>
+  callService(h.http.url, INTERNAL, as, method, path, body);
 
 /** Announces a customer on customers.v1, as the customer-service does; resolves once the projection has it. */
 export async function announceCustomer(h: Harness, as: Caller, name = "Ciroma Adekunle"): Promise<string> {
-  const id = newId("customer");
-  const now = new Date().toISOString();
-  const value: CustomerChangedMessage = {
-    type: "customer.created", businessId: as.businessId, mode: as.mode, occurredAt: now,
-    data: {
-      id, object: "customer", name, reference: `ref-${id}`, type: "individual", status: "active", claims: {},
-      verifications: [{ type: "tier-1", status: "verified" }], metadata: {}, createdAt: now, updatedAt: now,
-    },
-  };
-  await h.bus.publish([{ topic: TOPICS.customers, key: id, value }]);
-  return id;
+  const message = customerCreated(as, name);
+  await h.bus.publish([message]);
+  return message.key;
 }
 
 /** events.v1 messages about one payment. */

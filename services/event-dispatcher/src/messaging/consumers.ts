@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
-import { handleBatchOnce, handleOnce, type Bus } from "@cardhold/bus";
-import { eventPublishedMessage, TOPICS, webhookChangedMessage } from "@cardhold/contracts";
+import { handleBatchOnce, type Bus } from "@cardhold/bus";
+import { subscribeToWebhookChanges } from "@cardhold/platform";
+import { eventPublishedMessage, TOPICS } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
 import { enqueueDecision } from "../delivery/delivery.worker";
 import { deliveryPolicy } from "../domain/delivery-policy";
@@ -10,19 +11,11 @@ import { deleteWebhook, SCHEMA, upsertWebhook, webhooksOf } from "../store/webho
 
 /** webhooks.v1 → the routing table (a null value is a tombstone: the webhook was deleted). */
 export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger) {
-  const consumer = "event-dispatcher.webhooks";
-  return bus.subscribe({
-    group: consumer,
-    topics: [TOPICS.webhooks],
-    handler: async (message) => {
-      if (message.value === null) {
-        await handleOnce(db, SCHEMA, consumer, message, (tx) => deleteWebhook(tx, message.key));
-        return;
-      }
-      const parsed = webhookChangedMessage.safeParse(message.value);
-      if (!parsed.success) return logger.error({ messageId: message.id }, "skipping malformed webhooks.v1 message");
-      await handleOnce(db, SCHEMA, consumer, message, (tx) => upsertWebhook(tx, parsed.data));
-    },
+  return subscribeToWebhookChanges({ db, bus, logger }, {
+    group: "event-dispatcher.webhooks",
+    schema: SCHEMA,
+    upsert: (tx, change) => upsertWebhook(tx, change),
+    remove: deleteWebhook,
   });
 }
 
