@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../../test/support/eventually";
 import { passesLuhn } from "../src/domain/card-number";
 import { ledgerProblems } from "../../../test/support/ledger-invariants";
-import { announceCustomer, announceWebhook, balanceOf, call, issueCard, newBusiness, startEngine, type EngineHarness } from "./harness";
+import { announceCustomer, announceWebhook, balanceOf, call, INTERNAL, issueCard, newBusiness, startEngine, type EngineHarness } from "./harness";
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -150,6 +150,12 @@ describe("accounts and pay-ins", () => {
     expect(await balanceOf(h, as, virtual.body.data.id)).toMatchObject({ available: 0 });
     const logs = await call(h, as, "GET", `/accounts/${main.body.data.id}/logs`);
     expect(logs.body.data).toEqual([expect.objectContaining({ kind: "pay-in", type: "credit", amount: 2_500, balanceAfter: 2_500, account: main.body.data.id })]);
+    const csv = await fetch(`${h.url}/accounts/${main.body.data.id}/logs/csv`, { headers: { "x-internal-token": INTERNAL, "x-business-id": as.businessId, "x-mode": as.mode } });
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect((await csv.text()).trim().split("\n")).toEqual([
+      "id,createdAt,type,kind,amount,balanceAfter,currency,reference,description,movement",
+      expect.stringMatching(/^le\.\w+,[\d-]+T[\d:.]+Z,credit,pay-in,2500,2500,USD,wire-1,bank-transfer to \d{10},mv\.\w+$/),
+    ]);
   });
 
   it("validates accounts, keeps references unique, and lists with expand", async () => {

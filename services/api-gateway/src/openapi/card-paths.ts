@@ -108,6 +108,7 @@ export function cardPaths(): Json {
     "/accounts/{id}": get("Retrieve an account", account),
     "/accounts/{id}/balance": get("An account's balance", balance),
     "/accounts/{id}/logs": { get: { ...listing("An account's ledger entries, newest first", logEntry, "none"), parameters: [idParameter, ...listParameters("none")] } },
+    "/accounts/{id}/logs/csv": { get: { summary: "All of an account's ledger entries as CSV, newest first", parameters: [idParameter], responses: { "200": { description: "text/csv: id, createdAt, type, kind, amount, balanceAfter, currency, reference, description, movement" }, ...missing } } },
     "/card-authorizations": { get: listing("List card authorizations", authorization, "card, customer, account, program") },
     "/card-authorizations/{id}": get("Retrieve a card authorization", authorization),
     "/card-transactions": { get: listing("List card transactions", transaction, "authorization, card, customer") },

@@ -2,6 +2,7 @@ import type { Express } from "express";
 import type { Db } from "@cardhold/db";
 import { listResource, requestContext } from "@cardhold/platform";
 import type { ExpandLoader } from "@cardhold/query";
+import { accountLogCsv } from "../account-log-csv";
 import { createAccount, getAccount } from "../accounts";
 import { toAccountRecord, toBalanceRecord, toLogRecord, type LedgerEntryRow } from "../records";
 import { accountResource, type AccountRow } from "../store/accounts.store";
@@ -26,5 +27,12 @@ export function accountRoutes(app: Express, db: Db, loaders: Record<string, Expa
     const scope = requestContext(req);
     const account = await getAccount(db, scope, req.params.id);
     res.json(await listResource<LedgerEntryRow>(req, { db, spec: ledgerEntryResource, scope, toRecord: toLogRecord, within: { account: account.id } }));
+  });
+  app.get("/accounts/:id/logs/csv", async (req, res) => {
+    const scope = requestContext(req);
+    const account = await getAccount(db, scope, req.params.id);
+    res.type("text/csv").attachment(`${account.id}-log.csv`);
+    for await (const line of accountLogCsv(db, scope, account.id)) res.write(line);
+    res.end();
   });
 }

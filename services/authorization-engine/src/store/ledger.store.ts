@@ -2,6 +2,7 @@ import type { Queryable } from "@cardhold/db";
 import { newId } from "@cardhold/platform";
 import { scopedResource, type Scope } from "@cardhold/query";
 import { available, hold, post, release, transfer, type Balance, type LedgerAccount } from "../domain/ledger";
+import type { LedgerEntryRow } from "../records";
 import { lockAccounts, setAccountBalance, type AccountRow } from "./accounts.store";
 
 export interface Movement {
@@ -90,3 +91,15 @@ export const ledgerEntryResource = scopedResource("account log entry", "engine.l
   currency: { type: "string", column: "currency" },
   createdAt: { type: "date", column: "created_at", sortable: true },
 });
+
+/** One page of an account's entries, newest first, before the (created_at, id) of the last row of the page before. */
+export async function entriesPage(db: Queryable, scope: Scope, accountId: string, before: { created_at: Date; id: string } | undefined, limit: number) {
+  const { rows } = await db.query<LedgerEntryRow & Record<string, unknown>>(
+    `SELECT id, movement_id, account_id, amount, balance_after, kind, reference, description, currency, created_at
+       FROM engine.ledger_entries
+      WHERE account_id = $1 AND business_id = $2 AND mode = $3 AND ($4::timestamptz IS NULL OR (created_at, id) < ($4, $5))
+      ORDER BY created_at DESC, id DESC LIMIT $6`,
+    [accountId, scope.businessId, scope.mode, before?.created_at ?? null, before?.id ?? null, limit],
+  );
+  return rows;
+}
