@@ -10,15 +10,17 @@ import { createPollingWorker } from "./polling-worker";
  * together (no dual writes). Returns the message ids.
  */
 export async function enqueue(client: Queryable, schema: string, messages: OutgoingMessage[]): Promise<string[]> {
-  const ids: string[] = [];
-  for (const m of messages) {
-    const id = m.id ?? newMessageId();
-    ids.push(id);
-    await client.query(
-      `INSERT INTO ${schema}.outbox (id, topic, key, value, headers) VALUES ($1, $2, $3, $4, $5)`,
-      [id, m.topic, m.key, m.value === null ? null : JSON.stringify(m.value), m.headers ?? {}],
-    );
-  }
+  if (messages.length === 0) return [];
+  const ids = messages.map((m) => m.id ?? newMessageId());
+  // One statement for the whole list: rows keep the list's order in seq (unnest keeps array order).
+  await client.query(
+    `INSERT INTO ${schema}.outbox (id, topic, key, value, headers)
+     SELECT m.id, m.topic, m.key, m.value, m.headers
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS m(id, topic, key, value, headers, n)
+     ORDER BY n`,
+    [ids, messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => (m.value === null ? null : JSON.stringify(m.value))),
+      messages.map((m) => JSON.stringify(m.headers ?? {}))],
+  );
   return ids;
 }
 

@@ -41,7 +41,9 @@ export async function startServiceProcess(
   port: number,
   waitForReady = true,
 ): Promise<RunningProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", `services/${name}/src/main.ts`], {
+  // CPU_PROFILE_DIR: each service writes V8 CPU profiles (one per thread) into <dir>/<service> when it exits.
+  const profile = process.env.CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}/${name}`] : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", `services/${name}/src/main.ts`], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: env.LOG_LEVEL ?? "warn" },
     stdio: ["ignore", "pipe", "pipe"],

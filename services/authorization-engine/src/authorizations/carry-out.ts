@@ -51,8 +51,10 @@ async function moveMoney(ledger: Ledger, row: AuthorizationRow, clearing: string
  */
 export async function carryOut(tx: Queryable, scope: Scope, row: AuthorizationRow, step: Step, ledger?: Ledger): Promise<AuthorizationRow> {
   const funded = fundedAccounts(row, step.effects);
-  const clearing = funded.length > 0 ? await systemAccount(tx, scope, "network-clearing", row.currency) : "";
-  const books = ledger ?? (funded.length > 0 ? await openLedger(tx, scope, { funded, system: [clearing] }) : undefined);
+  // A hold or a release moves nothing to or from the network's side: only movements need its account.
+  const moves = step.effects.some((e) => e.kind === "capture-hold" || e.kind === "refund" || e.kind === "credit-settlement");
+  const clearing = moves ? await systemAccount(tx, scope, "network-clearing", row.currency) : "";
+  const books = ledger ?? (funded.length > 0 ? await openLedger(tx, scope, { funded, system: moves ? [clearing] : [] }) : undefined);
   const transactions = [];
   for (const e of step.effects) {
     if (FUNDING_EFFECTS.has(e.kind) || e.kind === "credit-settlement") await moveMoney(books!, row, clearing, e);

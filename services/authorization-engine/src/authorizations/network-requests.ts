@@ -1,18 +1,16 @@
 import { randomInt } from "node:crypto";
 import type { OutboxRelay } from "@cardhold/bus";
 import type { Db, Queryable } from "@cardhold/db";
-import { AppError, failpoint, findProjectedCustomers, newId, notFound, stateConflict } from "@cardhold/platform";
+import { AppError, failpoint, newId, notFound, stateConflict } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import { askReceiver, declineByService, IllegalTransition, requestAmountUpdate, reverse, type Authorization, type Step } from "../domain/authorization";
 import { preCheck, type Channel } from "../domain/pre-checks";
 import { intervalStart, type LimitInterval } from "../domain/spending-windows";
-import { SCHEMA } from "../store/accounts.store";
 import {
   findAuthorization, findByNetworkReference, insertAuthorization, toDomain, spentSince, type AuthorizationRow,
 } from "../store/authorizations.store";
-import { findCard, type CardRow } from "../store/cards.store";
+import { findAuthorizationSubject, type AuthorizationSubject } from "../store/cards.store";
 import { openLedger } from "../store/ledger.store";
-import { findProgram, type ProgramRow } from "../store/programs.store";
 import { webhookTimeoutDefault } from "../store/webhooks.store";
 import { carryOut } from "./carry-out";
 
@@ -39,7 +37,10 @@ export const dropped = (cardId: string, why: string) =>
 
 const digits = (n: number) => Array.from({ length: n }, () => String(randomInt(10))).join("");
 
-function networkDataFor(card: CardRow, request: NetworkRequest, reference: string): Record<string, string> {
+type SubjectCard = AuthorizationSubject["card"];
+type SubjectProgram = AuthorizationSubject["program"];
+
+function networkDataFor(card: SubjectCard, request: NetworkRequest, reference: string): Record<string, string> {
   return {
     network: card.network,
     reference,
@@ -51,7 +52,7 @@ function networkDataFor(card: CardRow, request: NetworkRequest, reference: strin
   };
 }
 
-async function spentPerInterval(tx: Queryable, card: CardRow, now: number) {
+async function spentPerInterval(tx: Queryable, card: SubjectCard, now: number) {
   const starts = (card.controls.spendingLimits ?? [])
     .map((l) => [l.interval, intervalStart(l.interval, now)] as const)
     .filter((s): s is readonly [LimitInterval, number] => s[1] !== null)
@@ -59,11 +60,11 @@ async function spentPerInterval(tx: Queryable, card: CardRow, now: number) {
   return spentSince(tx, card.id, starts);
 }
 
-async function timeoutDefaultFor(tx: Queryable, scope: Scope, program: ProgramRow) {
+async function timeoutDefaultFor(tx: Queryable, scope: Scope, program: SubjectProgram) {
   return program.timeout_default ?? (await webhookTimeoutDefault(tx, scope, program.webhook_id)) ?? "decline";
 }
 
-function newRow(scope: Scope, card: CardRow, program: ProgramRow, type: "check" | "capture", request: NetworkRequest, timeoutDefault: Authorization["timeoutDefault"]): AuthorizationRow {
+function newRow(scope: Scope, card: SubjectCard, program: SubjectProgram, type: "check" | "capture", request: NetworkRequest, timeoutDefault: Authorization["timeoutDefault"]): AuthorizationRow {
   const reference = request.reference ?? digits(13);
   const now = new Date();
   return {
@@ -88,16 +89,15 @@ function newRow(scope: Scope, card: CardRow, program: ProgramRow, type: "check" 
 export async function requestAuthorization(ctx: NetworkContext, scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest): Promise<AuthorizationRow> {
   const now = ctx.now?.() ?? Date.now();
   const row = await ctx.db.tx(async (tx) => {
-    const card = await findCard(tx, scope, cardId);
-    if (!card) throw notFound("Card", cardId);
+    const subject = await findAuthorizationSubject(tx, scope, cardId);
+    if (!subject) throw notFound("Card", cardId);
+    const { card, program } = subject;
     const repeated = request.reference && (await findByNetworkReference(tx, scope, card.id, request.reference));
     if (repeated) return repeated;
-    const program = (await findProgram(tx, scope, card.program_id))!;
-    const [customer] = await findProjectedCustomers(tx, SCHEMA, scope, [card.customer_id]);
     const ledger = await openLedger(tx, scope, { funded: [card.funding_account_id] });
     const account = ledger.account(card.funding_account_id);
     const pre = preCheck({
-      type, cardStatus: card.status, customerStatus: customer?.status ?? "unknown", accountStatus: account.status,
+      type, cardStatus: card.status, customerStatus: subject.customerStatus ?? "unknown", accountStatus: account.status,
       available: ledger.balance(account.id).available, amount: request.amount, fees: request.fees + (type === "capture" ? program.transaction_fee : 0),
       channel: request.channel, mcc: request.mcc, merchant: request.merchant, controls: card.controls,
       spent: type === "capture" ? await spentPerInterval(tx, card, now) : {},

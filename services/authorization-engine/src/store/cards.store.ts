@@ -1,6 +1,7 @@
 import type { Queryable } from "@cardhold/db";
 import { scopedResource, type Scope } from "@cardhold/query";
 import type { SpendingControls } from "../domain/pre-checks";
+import type { ProgramRow } from "./programs.store";
 
 import type { CardStatus } from "../domain/card-status";
 
@@ -86,4 +87,38 @@ export async function updateCard(db: Queryable, scope: Scope, id: string, change
     [id, scope.businessId, scope.mode, ...columns.map((c) => change[c])],
   );
   return rows[0]!;
+}
+
+/** What an authorization request needs to know of its card, the card's program and customer: one round trip. */
+export interface AuthorizationSubject {
+  card: Pick<CardRow, "id" | "status" | "network" | "currency" | "customer_id" | "funding_account_id" | "program_id" | "controls">;
+  program: Pick<ProgramRow, "id" | "transaction_fee" | "settlement_account_id" | "webhook_id" | "timeout_default">;
+  /** The customer's status in this service's projection; null when the projection does not know the customer. */
+  customerStatus: string | null;
+}
+
+export async function findAuthorizationSubject(db: Queryable, scope: Scope, cardId: string): Promise<AuthorizationSubject | undefined> {
+  const { rows } = await db.query<Record<string, unknown>>(
+    `SELECT c.id, c.status, c.network, c.currency, c.customer_id, c.funding_account_id, c.program_id, c.controls,
+            p.transaction_fee, p.settlement_account_id, p.webhook_id, p.timeout_default, cu.status AS customer_status
+       FROM engine.cards c
+       JOIN engine.card_programs p ON p.id = c.program_id
+       LEFT JOIN engine.customers cu ON cu.id = c.customer_id
+      WHERE c.id = $1 AND c.business_id = $2 AND c.mode = $3`,
+    [cardId, scope.businessId, scope.mode],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    card: {
+      id: r.id as string, status: r.status as CardStatus, network: r.network as CardRow["network"], currency: r.currency as string,
+      customer_id: r.customer_id as string, funding_account_id: r.funding_account_id as string, program_id: r.program_id as string,
+      controls: r.controls as SpendingControls,
+    },
+    program: {
+      id: r.program_id as string, transaction_fee: r.transaction_fee as number, settlement_account_id: r.settlement_account_id as string,
+      webhook_id: r.webhook_id as string | null, timeout_default: r.timeout_default as ProgramRow["timeout_default"],
+    },
+    customerStatus: (r.customer_status as string | null) ?? null,
+  };
 }
