@@ -13,6 +13,7 @@ import { Agent, request } from "undici";
 import { startAllInOne } from "../packages/cli/src/all-in-one";
 import { createScratchDatabase } from "../test/integration/support/scratch-database";
 import { startPlatform } from "../test/integration/support/service-processes";
+import { createBusiness } from "../test/support/api-client";
 
 const { values } = parseArgs({
   options: {
@@ -155,12 +156,7 @@ if (values.mode === "all-in-one") {
 } else {
   const database = await createScratchDatabase(process.env.DATABASE_URL!);
   const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!, { DB_POOL_SIZE: "10", LOG_LEVEL: "error" });
-  const res = await fetch(`${platform.gatewayUrl}/admin/businesses`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-operator-token": platform.operatorToken },
-    body: JSON.stringify({ name: "Bench", webhookUrl: receiverUrl }),
-  });
-  const key = ((await res.json()) as { data: { testKey: string } }).data.testKey;
+  const key = (await createBusiness(platform.gatewayUrl, platform.operatorToken, { name: "Bench", webhookUrl: receiverUrl })).testKey;
   await new Promise((r) => setTimeout(r, 3_000)); // the default webhook reaches the dispatcher
   await run(platform.gatewayUrl, key, "distributed");
   if (process.env.BENCH_TIMELINE) await printTimeline(database.url);
