@@ -103,6 +103,16 @@ describe("gateway", () => {
     const huge = await call("POST", "/customers", { key: testKey, raw: JSON.stringify({ name: "x".repeat(2_000_000) }) });
     expect(huge.status).toBe(413);
   });
+
+  it("refuses a body nested 6,000 levels deep with 400 and keeps serving every tenant", async () => {
+    const { testKey } = platform.defaultBusiness;
+    const deep = `{"name":${"[".repeat(6_000)}${"]".repeat(6_000)}}`;
+    const refused = await call("POST", "/customers", { key: testKey, raw: deep });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/deeper than the limit of 32 levels/);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the request log is written after the answer
+    expect((await call("GET", "/customers?limit=1", { key: testKey })).status).toBe(200);
+  });
 });
 
 describe("customers through the gateway", () => {

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { exitOnConfigError, loadConfig } from "@cardhold/platform";
+import { createLogger, exitOnConfigError, installLastResortHandlers, loadConfig } from "@cardhold/platform";
 import { startAllInOne } from "./all-in-one";
 import { createBusinessCommand } from "./business-create";
 import { processIo } from "./cli-io";
@@ -17,6 +17,7 @@ async function dev() {
       OPERATOR_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     }),
   );
+  installLastResortHandlers(createLogger("cardhold", config.LOG_LEVEL));
   console.log(`starting Cardhold (all-in-one, data in ${config.DATA_DIR}) …`);
   const platform = await startAllInOne({
     dataDir: config.DATA_DIR,
@@ -31,7 +32,7 @@ async function dev() {
   console.log(`  API reference: ${platform.url}/docs`);
   console.log(`  ${defaultBusiness.created ? "created" : "default"} business ${defaultBusiness.businessId}`);
   console.log(`  test key: ${defaultBusiness.testKey}`);
-  console.log(`  try: curl -s ${platform.url}/customers -H "Authorization: Bearer ${defaultBusiness.testKey}"`);
+  console.log(`  try: curl -s ${platform.url}/customers -H "Authorization: Bearer <the test key>"`);
   let stopping = false;
   const stop = async () => {
     if (stopping) process.exit(1);

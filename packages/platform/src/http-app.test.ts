@@ -4,7 +4,8 @@ import { AppError, notFound } from "./errors";
 import { createHttpApp } from "./http-app";
 import { listen } from "./lifecycle";
 import { createMetrics } from "./metrics";
-import { redactSecrets } from "./logger";
+import { MAX_JSON_DEPTH } from "./json-limits";
+import { redactSecrets, TOO_DEEP } from "./logger";
 import { validate } from "./validate";
 import { z } from "zod";
 
@@ -61,6 +62,22 @@ describe("http app", () => {
     });
   });
 
+  it("refuses bodies nested deeper than the limit, naming it, and keeps serving", async () => {
+    await withApp(undefined, async (url) => {
+      const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
+      for (const body of [`{"a":${nested(6000)}}`.slice(0, 1000), `{"a":${nested(MAX_JSON_DEPTH)}}`]) {
+        const answer = await post(`${url}/echo`, body);
+        expect(answer.status).toBe(400);
+        expect(((await answer.json()) as { message: string }).message).toContain(`${MAX_JSON_DEPTH} levels`);
+      }
+      const atTheLimit = await post(`${url}/echo`, `{"a":${nested(MAX_JSON_DEPTH - 1)}}`);
+      expect(((await atTheLimit.json()) as { code: string }).code).toBe("invalid-request");
+      const tooLarge = await post(`${url}/echo`, JSON.stringify({ b: "x".repeat(2000) }));
+      expect(((await tooLarge.json()) as { message: string }).message).toBe("Request body is larger than the limit of 1kb");
+      expect((await post(`${url}/echo`, JSON.stringify({ a: 1, b: "ok" }))).status).toBe(200);
+    });
+  });
+
   it("reports readiness per check and serves metrics", async () => {
     await withApp(undefined, async (url) => {
       const ready = await fetch(`${url}/ready`);
@@ -81,6 +98,14 @@ describe("http app", () => {
 });
 
 describe("redactSecrets", () => {
+  it("cuts values nested deeper than 20 levels, so the copy always serializes", () => {
+    let deep: unknown = "leaf";
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    const text = JSON.stringify(redactSecrets({ name: deep }));
+    expect(text).toContain(TOO_DEEP);
+    expect(text.length).toBeLessThan(200);
+  });
+
   it("replaces secret-looking values at any depth", () => {
     expect(
       redactSecrets({ name: "n", signingKey: "s", nested: [{ pan: "4111", cvv: "123", keep: 1 }], apiKey: "k" }),

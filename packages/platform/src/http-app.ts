@@ -3,6 +3,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { Logger } from "pino";
 import { AppError } from "./errors";
 import { newId } from "./ids";
+import { jsonTextDepth, MAX_JSON_DEPTH } from "./json-limits";
 import type { Metrics } from "./metrics";
 import { INTERNAL_HEADERS } from "./request-context";
 
@@ -47,11 +48,13 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     res.type(opts.metrics.registry.contentType).send(await opts.metrics.registry.metrics());
   });
   if (opts.internalToken) app.use(requireInternalToken(opts.internalToken));
+  const bodyLimit = opts.bodyLimit ?? "1mb";
   app.use(
     express.json({
-      limit: opts.bodyLimit ?? "1mb",
+      limit: bodyLimit,
       type: () => true,
       verify: (req, _res, buf) => {
+        if (jsonTextDepth(buf) > MAX_JSON_DEPTH) throw Object.assign(new Error("JSON nested too deep"), { type: TOO_DEEP_TYPE });
         (req as Request).rawBody = buf;
       },
     }),
@@ -60,7 +63,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.use((req: Request) => {
     throw new AppError(404, "not-found", `No route for ${req.method} ${req.path}`);
   });
-  app.use(errorHandler(opts.logger));
+  app.use(errorHandler(opts.logger, bodyLimit));
   return app;
 }
 
@@ -113,9 +116,9 @@ interface BodyParserError {
 }
 
 /** Turns every error into the error model; internals are logged with an error id, never sent. */
-export function errorHandler(logger: Logger) {
+export function errorHandler(logger: Logger, bodyLimit = "1mb") {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const error = toAppError(err);
+    const error = toAppError(err, bodyLimit);
     if (error) {
       res.status(error.statusCode).json(error.toBody());
       return;
@@ -126,10 +129,17 @@ export function errorHandler(logger: Logger) {
   };
 }
 
-function toAppError(err: unknown): AppError | undefined {
+const TOO_DEEP_TYPE = "entity.too.deep";
+
+function toAppError(err: unknown, bodyLimit: string): AppError | undefined {
   if (err instanceof AppError) return err;
   const parserError = err as BodyParserError;
-  if (parserError?.type === "entity.too.large") return new AppError(413, "payload-too-large", "Request body is too large");
+  if (parserError?.type === "entity.too.large") {
+    return new AppError(413, "payload-too-large", `Request body is larger than the limit of ${bodyLimit}`);
+  }
+  if (parserError?.type === TOO_DEEP_TYPE) {
+    return new AppError(400, "invalid-json", `Request body nests objects and arrays deeper than the limit of ${MAX_JSON_DEPTH} levels`);
+  }
   if (parserError?.type === "entity.parse.failed") return new AppError(400, "invalid-json", "Request body is not valid JSON");
   if (parserError?.type === "encoding.unsupported" || parserError?.type === "charset.unsupported") {
     return new AppError(415, "unsupported-media-type", "Request body encoding is not supported");

@@ -3,6 +3,8 @@ export * from "./errors";
 export * from "./failpoints";
 export * from "./http-app";
 export * from "./ids";
+export * from "./json-limits";
+export * from "./last-resort";
 export * from "./lifecycle";
 export * from "./logger";
 export * from "./metrics";

@@ -4,6 +4,7 @@ import { ALL_TOPICS } from "@cardhold/contracts";
 import { createDb } from "@cardhold/db";
 import { baseConfigShape, exitOnConfigError, loadConfig } from "./config";
 import { listen, onShutdown, type Service } from "./lifecycle";
+import { installLastResortHandlers } from "./last-resort";
 import { createLogger } from "./logger";
 import { createMetrics } from "./metrics";
 import type { ServiceDeps } from "./service-kit";
@@ -34,6 +35,7 @@ export async function runServiceProcess<S extends z.ZodRawShape>(opts: ServicePr
     [K in keyof typeof shape]: z.infer<(typeof shape)[K]>;
   };
   const logger = createLogger(opts.name, config.LOG_LEVEL);
+  installLastResortHandlers(logger);
   const db = createDb({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: opts.name });
   const bus = createKafkaBus({
     brokers: config.KAFKA_BROKERS.split(",").map((b) => b.trim()),

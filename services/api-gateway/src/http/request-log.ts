@@ -26,20 +26,28 @@ export function requestLog(db: Db, logger: Logger) {
     res.on("finish", () => {
       const caller = req.caller;
       if (!caller) return;
-      insertRequestLog(db, {
-        id: newId("log"),
-        businessId: caller.businessId,
-        mode: caller.mode,
-        api_key: caller.keyId,
-        request_id: req.requestId,
-        method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        duration_ms: Date.now() - started,
-        request_body: loggableBody(req.body),
-        response_body: loggableBody(res.loggedBody),
-      }).catch((err: unknown) => logger.warn({ err }, "request log not written"));
+      try {
+        writeLogEntry(req, res, caller, Date.now() - started);
+      } catch (err) {
+        logger.warn({ err }, "request log not written");
+      }
     });
     next();
   };
+
+  function writeLogEntry(req: Request, res: Response, caller: NonNullable<Request["caller"]>, durationMs: number) {
+    insertRequestLog(db, {
+      id: newId("log"),
+      businessId: caller.businessId,
+      mode: caller.mode,
+      api_key: caller.keyId,
+      request_id: req.requestId,
+      method: req.method,
+      path: req.path,
+      status: res.statusCode,
+      duration_ms: durationMs,
+      request_body: loggableBody(req.body),
+      response_body: loggableBody(res.loggedBody),
+    }).catch((err: unknown) => logger.warn({ err }, "request log not written"));
+  }
 }

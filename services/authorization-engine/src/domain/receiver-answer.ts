@@ -4,6 +4,7 @@
  * a body that is not an authorization response — is unusable, and the timeout default decides.
  */
 import { z } from "zod";
+import { MAX_JSON_DEPTH, valueDepth } from "@cardhold/platform";
 import type { Answer } from "./authorization";
 
 export const DECLINE_CODES = [
@@ -20,7 +21,10 @@ export const authorizationResponseSchema = z.object({
   code: z.enum(DECLINE_CODES).optional(),
   cardBalance: z.number().optional(),
   cardHolderName: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .refine((value) => valueDepth(value) <= MAX_JSON_DEPTH, `metadata nests deeper than ${MAX_JSON_DEPTH} levels`)
+    .optional(),
 });
 
 export interface DecisionOutcome {

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { createPollingWorker, enqueue, type OutboxRelay } from "@cardhold/bus";
 import { TOPICS, type DecisionAnsweredMessage, type Mode } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
+import { parseJsonWithin } from "@cardhold/platform";
 import { DECISION_TIMEOUT_MS, isDelivered, NOTIFICATION_TIMEOUT_MS } from "../domain/delivery-policy";
 import { nextAttemptAt, parseRetryAfter, type RetrySchedule } from "../domain/retry-schedule";
 import {
@@ -61,13 +62,8 @@ export async function enqueueDecision(
  */
 const BOOKKEEPING = { durable: false } as const;
 
-const parseJson = (text: string | null) => {
-  try {
-    return text === null ? null : (JSON.parse(text) as unknown);
-  } catch {
-    return null;
-  }
-};
+/** The receiver's answer as JSON, or null when it is not JSON or nests too deep to pass on safely. */
+const parseJson = (text: string | null) => (text === null ? null : (parseJsonWithin(text) ?? null));
 
 /** Prepare (claim, look up the webhook) → send signed → record the attempt → schedule the next one or finish. */
 export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorker {
