@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
-import { startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@cardhold/db";
+import type { Db } from "@cardhold/db";
+import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import type { IncomingMessage } from "./bus";
 import { handleBatchOnce, handleOnce } from "./inbox";
 import { createMemoryBus } from "./memory-bus";
@@ -8,11 +9,11 @@ import { migrateMessaging } from "./messaging-tables";
 import { createOutboxRelay, enqueue } from "./outbox";
 
 const logger = pino({ level: "silent" });
-let server: EmbeddedPostgres;
+let server: TestDatabase;
 let db: Db;
 
 beforeAll(async () => {
-  server = await startEmbeddedPostgres();
+  server = await createTestDatabase();
   db = server.db;
   await migrateMessaging(db, "svc");
   await db.query("CREATE TABLE svc.things (id text PRIMARY KEY)");

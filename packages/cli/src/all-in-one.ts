@@ -7,7 +7,7 @@ import { createService as createEventDispatcher } from "@cardhold/event-dispatch
 import { createService as createGateway, type GatewayService } from "@cardhold/api-gateway";
 import { createService as createWebhookRegistry } from "@cardhold/webhook-registry";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
-import { startEmbeddedPostgres, type Db } from "@cardhold/db";
+import { createDb, startEmbeddedPostgres, type Db } from "@cardhold/db";
 import {
   createLogger,
   createMetrics,
@@ -17,16 +17,21 @@ import {
   type ServiceDeps,
 } from "@cardhold/platform";
 import { ensureCardDataKey } from "./card-data-key";
+import { lockDataDir } from "./data-dir";
 import { ensureDefaultBusiness, type DefaultBusiness } from "./default-business";
 
 export interface AllInOneOptions {
-  /** Where the embedded Postgres keeps its files; in memory when undefined (tests). */
+  /** Where the embedded PostgreSQL keeps its files; a throwaway server when undefined (tests). */
   dataDir?: string;
+  /** Use this PostgreSQL database instead of starting the embedded server (tests, benchmarks). */
+  databaseUrl?: string;
   port?: number;
   host?: string;
   logLevel?: string;
   defaultWebhookUrl?: string;
   operatorToken?: string;
+  /** Connections per service's pool (default 8). */
+  poolSize?: number;
 }
 
 export interface AllInOne {
@@ -44,17 +49,32 @@ export interface AllInOne {
   stop(): Promise<void>;
 }
 
-/** Every service in this process: embedded Postgres, the in-memory bus, the same createService code. */
+/**
+ * Every service in this process: a real PostgreSQL (embedded, from npm) with a pool per service as in the
+ * distributed mode, the in-memory bus, the same createService code.
+ */
 export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOne> {
   const logLevel = opts.logLevel ?? "warn";
   const rootLogger = createLogger("cardhold", logLevel);
-  const pg = await startEmbeddedPostgres({ dataDir: opts.dataDir && join(opts.dataDir, "postgres") });
+  const releaseDataDir = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
+  const embedded = opts.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres({ dir: opts.dataDir && join(opts.dataDir, "pg") }).catch((error: unknown) => {
+        releaseDataDir();
+        throw error;
+      });
+  const databaseUrl = opts.databaseUrl ?? embedded!.url;
+  const pools: Db[] = [];
+  const poolFor = (name: string) => {
+    const pool = createDb({ url: databaseUrl, poolSize: opts.poolSize ?? 8, applicationName: name });
+    pools.push(pool);
+    return pool;
+  };
   const bus = createMemoryBus({ logger: rootLogger });
   await bus.start();
   const internalToken = randomBytes(24).toString("hex");
-  // Every service shares the embedded database's single connection (see EmbeddedPostgres.db).
   const depsFor = (name: string): ServiceDeps => ({
-    db: pg.db,
+    db: poolFor(name),
     bus,
     logger: createLogger(name, logLevel),
     metrics: createMetrics(name, false),
@@ -96,7 +116,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     defaultBusiness,
     gateway,
     upstreams,
-    db: pg.db,
+    db: poolFor("tests"),
     bus,
     drained: () => bus.drained(),
     async stop() {
@@ -105,7 +125,9 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
       // Let consumers finish what the relays published; the in-memory bus keeps nothing across a restart.
       await bus.drained(5_000).catch(() => rootLogger.warn("bus not drained before stop"));
       await bus.stop();
-      await pg.stop();
+      for (const pool of pools) await pool.close();
+      await embedded?.stop();
+      releaseDataDir();
     },
   };
 }

@@ -2,22 +2,32 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { createLogger, exitOnConfigError, installLastResortHandlers, loadConfig } from "@cardhold/platform";
 import { startAllInOne } from "./all-in-one";
+import { refuseIfInUse, refuseIfPortInUse, StartRefused } from "./data-dir";
 import { createBusinessCommand } from "./business-create";
 import { processIo } from "./cli-io";
 import { runClientCommand, USAGE } from "./commands";
 
-async function dev() {
-  const config = exitOnConfigError(() =>
-    loadConfig({
-      PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-      HOST: z.string().default("127.0.0.1"),
-      DATA_DIR: z.string().default("./.data"),
-      LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
-      DEFAULT_WEBHOOK_URL: z.url().default("http://127.0.0.1:4000/webhook"),
-      OPERATOR_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
-    }),
-  );
+const DEV_SETTINGS = {
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("127.0.0.1"),
+  DATA_DIR: z.string().default("./.data"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
+  DEFAULT_WEBHOOK_URL: z.url().default("http://127.0.0.1:4000/webhook"),
+  OPERATOR_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+};
+
+const DEV_USAGE = `cardhold dev — every service in one process, on an embedded PostgreSQL under DATA_DIR
+
+Settings (environment variables): PORT (8080), HOST (127.0.0.1), DATA_DIR (./.data), LOG_LEVEL (warn),
+DEFAULT_WEBHOOK_URL (http://127.0.0.1:4000/webhook), OPERATOR_TOKEN (unset: no admin endpoints).`;
+
+async function dev(args: string[]) {
+  if (args.includes("--help") || args.includes("-h")) return void console.log(DEV_USAGE);
+  const config = exitOnConfigError(() => loadConfig(DEV_SETTINGS));
   installLastResortHandlers(createLogger("cardhold", config.LOG_LEVEL));
+  // Refuse before touching any data: DATA_DIR held by a running platform, then a port in use.
+  refuseIfInUse(config.DATA_DIR);
+  await refuseIfPortInUse(config.PORT, config.HOST);
   console.log(`starting Cardhold (all-in-one, data in ${config.DATA_DIR}) …`);
   const platform = await startAllInOne({
     dataDir: config.DATA_DIR,
@@ -33,10 +43,11 @@ async function dev() {
   console.log(`  ${defaultBusiness.created ? "created" : "default"} business ${defaultBusiness.businessId}`);
   console.log(`  test key: ${defaultBusiness.testKey}`);
   console.log(`  try: curl -s ${platform.url}/customers -H "Authorization: Bearer <the test key>"`);
-  let stopping = false;
+  let stoppingSince = 0;
   const stop = async () => {
-    if (stopping) process.exit(1);
-    stopping = true;
+    // npm and tsx pass a terminal's Ctrl-C on as well: a second signal within a second is the same one.
+    if (stoppingSince) return Date.now() - stoppingSince > 1_000 ? process.exit(1) : undefined;
+    stoppingSince = Date.now();
     console.log("stopping …");
     await platform.stop();
     process.exit(0);
@@ -58,7 +69,7 @@ async function clientCommand(argv: string[]) {
 
 async function main(argv: string[]) {
   const [command, sub, ...rest] = argv;
-  if (command === "dev") return dev();
+  if (command === "dev") return dev(argv.slice(1));
   if (command === "business" && sub === "create") {
     const { values } = parseArgs({
       args: rest,
@@ -76,6 +87,6 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
+  console.error(error instanceof StartRefused ? `cardhold: ${error.message}` : error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

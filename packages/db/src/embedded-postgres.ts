@@ -1,60 +1,118 @@
+import { chmodSync, chownSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { createServer } from "node:net";
-import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { createDb, type Db } from "./db";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import pg from "pg";
+import { startPostgresServer, type PostgresServer } from "./embedded/postgres-server";
+import { serverAccount } from "./embedded/server-account";
 
 export interface EmbeddedPostgres {
-  /** A postgres:// URL that pg clients use like any server. */
+  /** The URL of the application database; every service opens its own pool on it. */
   url: string;
-  /**
-   * The one pool to use: a single connection. PGlite has one session, and its socket server interleaves the
-   * protocol messages of different connections, so two connections running parameterised queries at once can
-   * bind one query's values to the other's statement. Share this Db; do not open more connections to `url`.
-   */
-  db: Db;
+  /** The URL of another database of the same server. */
+  urlFor(database: string): string;
   stop(): Promise<void>;
 }
 
 export interface EmbeddedPostgresOptions {
-  /** Directory for the data files; in memory when omitted. */
-  dataDir?: string;
-  port?: number;
-  /** Connections accepted at once (default 4: the shared pool plus a debugging client). */
-  maxConnections?: number;
+  /** The server's directory (cluster, socket, log); a throwaway temporary directory when omitted. */
+  dir?: string;
+  /** The application database, created when missing (default `cardhold`). */
+  database?: string;
+  /** Extra server settings. */
+  settings?: Record<string, string | number>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
+/** Socket file paths are limited to about 100 bytes; beyond that the socket goes to a private temporary directory. */
+const MAX_SOCKET_PATH = 100;
+
+/** Settings for a server that holds nothing worth keeping: same SQL, same locking, no waiting for the disk. */
+export const THROWAWAY_SETTINGS = { fsync: "off", synchronous_commit: "off", full_page_writes: "off" } as const;
+
+/**
+ * A real PostgreSQL server started from npm packages for this process (see embedded/postgres-server.ts), with the
+ * application database created on it. With `dir`, data lives there across restarts and every commit is durable.
+ */
+export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
+  const throwaway = opts.dir === undefined;
+  const dir = opts.dir ?? join(mkdtempSync(join(tmpdir(), "cardhold-pg-")), "pg");
+  await mkdir(dir, { recursive: true });
+  if (throwaway) privateDirectory(dirname(dir));
+  checkReachable(dir);
+  privateDirectory(dir);
+  const socket = socketDirectory(dir);
+  let server: PostgresServer;
+  try {
+    server = await startPostgresServer({
+      clusterDir: join(dir, "cluster"),
+      socketDir: socket.dir,
+      logFile: join(dir, "server.log"),
+      fastInit: throwaway,
+      settings: { max_connections: 300, ...(throwaway ? THROWAWAY_SETTINGS : {}), ...opts.settings },
     });
-  });
+  } catch (error) {
+    if (throwaway) rmSync(dirname(dir), { recursive: true, force: true });
+    socket.remove();
+    throw error;
+  }
+  const database = opts.database ?? "cardhold";
+  await createDatabaseIfMissing(server.urlFor("postgres"), database);
+  return {
+    url: server.urlFor(database),
+    urlFor: server.urlFor,
+    async stop() {
+      await server.stop();
+      socket.remove();
+      if (throwaway) rmSync(dirname(dir), { recursive: true, force: true });
+    },
+  };
+}
+
+/** As root, the server runs as `postgres`: every directory above its own must let that account pass. */
+function checkReachable(dir: string) {
+  const account = serverAccount();
+  if (!account) return;
+  for (let path = dirname(resolve(dir)); ; path = dirname(path)) {
+    const { mode, uid, gid } = statSync(path);
+    const passes = uid === account.uid ? mode & 0o100 : gid === account.gid ? mode & 0o010 : mode & 0o001;
+    if (!passes) {
+      throw new Error(
+        `PostgreSQL runs as the postgres account (this process is root) and cannot reach ${dir}: ${path} is closed to it ` +
+          "(give the postgres group passage with chgrp postgres and chmod g+x, or choose another directory)",
+      );
+    }
+    if (path === dirname(path)) return;
+  }
 }
 
 /**
- * PGlite (PostgreSQL compiled to WebAssembly) behind a Postgres wire-protocol socket, so services use the same pg
- * driver and SQL as against a real server. It runs one transaction at a time: never hold one across network calls.
+ * Makes a directory readable by this user only (0700). When PostgreSQL runs as the `postgres` account (we are root),
+ * that account's group may pass through it (0710) to reach the server's own directory inside, and nothing more.
  */
-export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
-  if (opts.dataDir) await mkdir(opts.dataDir, { recursive: true });
-  const db = opts.dataDir ? await PGlite.create(opts.dataDir) : await PGlite.create();
-  const port = opts.port ?? (await freePort());
-  const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1", maxConnections: opts.maxConnections ?? 4 });
-  await server.start();
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const pool = createDb({ url, poolSize: 1, applicationName: "embedded" });
-  return {
-    url,
-    db: pool,
-    async stop() {
-      await pool.close();
-      await server.stop();
-      await db.close();
-    },
-  };
+export function privateDirectory(dir: string): void {
+  const account = serverAccount();
+  if (account) {
+    chownSync(dir, 0, account.gid);
+    chmodSync(dir, 0o710);
+  } else chmodSync(dir, 0o700);
+}
+
+function socketDirectory(dir: string): { dir: string; remove(): void } {
+  const inside = join(dir, "run");
+  if (Buffer.byteLength(join(inside, ".s.PGSQL.5432")) <= MAX_SOCKET_PATH) return { dir: inside, remove: () => undefined };
+  const outside = mkdtempSync(join(tmpdir(), "cardhold-socket-"));
+  const account = serverAccount();
+  if (account) chownSync(outside, account.uid, account.gid);
+  return { dir: outside, remove: () => rmSync(outside, { recursive: true, force: true }) };
+}
+
+export async function createDatabaseIfMissing(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
 }

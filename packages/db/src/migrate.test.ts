@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, PG_UNIQUE_VIOLATION, pgErrorCode } from "./db";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres";
+import { createTestDatabase, type TestDatabase } from "./testing";
 import { migrate, type Migration } from "./migrate";
 
-let pgServer: EmbeddedPostgres;
+let pgServer: TestDatabase;
 let db: Db;
 
 beforeAll(async () => {
-  pgServer = await startEmbeddedPostgres();
+  pgServer = await createTestDatabase();
   db = pgServer.db;
 });
 afterAll(async () => {

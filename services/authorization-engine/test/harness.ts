@@ -3,7 +3,7 @@ import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import {
   TOPICS, type DecisionAnsweredMessage, type EventPublishedMessage, type LedgerResultMessage, type Mode, type WebhookChangedMessage,
 } from "@cardhold/contracts";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "@cardhold/db";
+import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import { createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
 import { callService, customerCreated, type Caller, type Reply } from "../../../test/support/internal-api";
 import { createService, newCardDataKey } from "../src/service";
@@ -22,7 +22,7 @@ export type Envelope = EventPublishedMessage["data"]["envelope"];
  */
 export interface EngineHarness {
   readonly bus: MemoryBus;
-  pg: EmbeddedPostgres;
+  pg: TestDatabase;
   events: Envelope[];
   /** The webhook each event was addressed to (a program's own), by event id. */
   routedTo: Map<string, string | undefined>;
@@ -33,7 +33,7 @@ export interface EngineHarness {
 }
 
 export async function startEngine(opts: { sweeperGraceMs?: number } = {}): Promise<EngineHarness> {
-  const pg = await startEmbeddedPostgres();
+  const pg = await createTestDatabase();
   const cardDataKey = newCardDataKey();
   const events: Envelope[] = [];
   const routedTo = new Map<string, string | undefined>();

@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import { TOPICS, type EventPublishedMessage } from "@cardhold/contracts";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "@cardhold/db";
+import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import { createMetrics, listen, type Listening, type Service } from "@cardhold/platform";
 import { callService, customerCreated, type Caller, type Reply } from "../../../test/support/internal-api";
 import type { Biller } from "../src/billers/biller";
@@ -39,7 +39,7 @@ export class CountingBiller implements Biller {
 }
 
 export interface Harness {
-  pg: EmbeddedPostgres;
+  pg: TestDatabase;
   bus: MemoryBus;
   ledger: FakeLedger;
   biller: CountingBiller;
@@ -56,7 +56,7 @@ const logger = pino({ level: "silent" });
 
 /** The bill-service in-process: embedded Postgres, the memory bus, the fake ledger, the sandbox biller. */
 export async function startHarness(): Promise<Harness> {
-  const pg = await startEmbeddedPostgres();
+  const pg = await createTestDatabase();
   const biller = new CountingBiller(createSandboxBiller(pg.db, SANDBOX));
   const ledger = new FakeLedger();
   const events: EventPublishedMessage[] = [];
