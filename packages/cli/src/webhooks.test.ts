@@ -113,6 +113,40 @@ describe("webhooks API", () => {
   });
 });
 
+describe("the default webhook's signing key per mode", () => {
+  it("a test key reads only the test default's key; each mode's events say their mode and go to their mode's default", async () => {
+    const defaultOf = async (key: string) => (await call("GET", "/webhooks?filter=isDefault:true", undefined, key)).body.data[0].id as string;
+    const testDefault = await defaultOf(testKey);
+    const liveDefault = await defaultOf(liveKey);
+    const testSecret = (await call("GET", `/webhooks/${testDefault}/secret`)).body.data.signingKey;
+    const liveSecret = (await call("GET", `/webhooks/${liveDefault}/secret`, undefined, liveKey)).body.data.signingKey;
+    expect(testSecret).toBe("default-signing-key-0123456789");
+    expect(liveSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect((await call("GET", `/webhooks/${liveDefault}/secret`)).status).toBe(404);
+    expect((await call("GET", `/webhooks/${testDefault}/secret`, undefined, liveKey)).status).toBe(404);
+
+    // Each mode's event goes to that mode's default and says its mode. The test one is signed with the test key only;
+    // the live one is addressed to the live default, whose key signs it (its loopback URL is refused in live mode,
+    // so it is not received here: services/event-dispatcher/test/modes.component.test.ts receives and verifies one).
+    const test = eventMessage(businessId, "card.transaction.created");
+    const live = eventMessage(businessId, "card.transaction.created");
+    await platform.bus.publish([test, { ...live, value: { ...live.value, mode: "live" } }]);
+    await eventually(() => expect(fallback.byEvent(test.eventId)).toHaveLength(1));
+    const [got] = fallback.byEvent(test.eventId);
+    expect(got!.json.mode).toBe("test");
+    expect(got!.headers["service-signature"]).toBe(sign(got!.raw, testSecret));
+    expect(got!.headers["service-signature"]).not.toBe(sign(got!.raw, liveSecret));
+    const shown = await eventually(async () => {
+      const res = await call("GET", `/events/${live.eventId}`, undefined, liveKey);
+      expect(res.body.data.deliveries).toHaveLength(1);
+      return res.body.data;
+    });
+    expect(shown.payload.mode).toBe("live");
+    expect(shown.deliveries[0].webhook).toBe(liveDefault);
+    expect((await call("GET", `/events/${live.eventId}`)).status).toBe(404);
+  });
+});
+
 describe("routing follows enable and disable within a second", () => {
   it("the default receives everything until a webhook is enabled for a kind, and again after it is disabled", async () => {
     const created = await call("POST", "/webhooks", { ...validHook(), signingKey: "special-signing-key-0123" });

@@ -17,6 +17,7 @@ export function busEnvelope<T extends string, D extends z.ZodType>(type: T, data
 
 export const defaultWebhookSchema = z.object({
   url: z.string(),
+  /** The test-mode default webhook's key; the registry generates the live default's (one key per mode). */
   signingKey: z.string(),
 });
 

@@ -15,3 +15,4 @@ export * from "./service-process";
 export * from "./list";
 export * from "./customer-projection";
 export * from "./webhook-changes";
+export * from "./special-addresses";

@@ -58,7 +58,14 @@ export const transactionSchema = z
 export type Transaction = z.infer<typeof transactionSchema>;
 
 const metadata = z.object({ sentAt: z.string(), event: z.string().startsWith("evt.") }).loose();
-const envelope = <K extends string, D extends z.ZodType>(kind: K, data: D) => z.object({ event: z.literal(kind), data, metadata });
+
+/** Which of the business's modes an event belongs to: its test mode (simulations, test keys) or live. */
+export const eventModeSchema = z.enum(["test", "live"]);
+export type EventMode = z.infer<typeof eventModeSchema>;
+
+/** `mode` is absent from events sent before the platform added it; any other value is refused. */
+const envelope = <K extends string, D extends z.ZodType>(kind: K, data: D) =>
+  z.object({ event: z.literal(kind), data, metadata, mode: eventModeSchema.optional() });
 
 export const eventSchema = z.discriminatedUnion("event", [
   envelope("card.authorization.request", authorizationSchema),

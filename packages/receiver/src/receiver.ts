@@ -5,6 +5,7 @@ import {
   type AmountUpdate,
   type Authorization,
   type CardholdEvent,
+  type EventMode,
   type EventOf,
   type Reversal,
   type Transaction,
@@ -39,9 +40,23 @@ export interface Handlers<Tx = undefined> {
   transaction?(transaction: Transaction, ctx: HandlerContext<EventOf<"card.transaction.created">, Tx>): Maybe<void>;
 }
 
+/** A webhook's signing key, or several while it is being rolled (any of them verifies). */
+export type SigningKeys = string | readonly string[];
+
+/** A receiver URL that both modes' webhooks call (a business's two default webhooks do) knows each mode's key. */
+export interface SigningKeysByMode {
+  test?: SigningKeys;
+  live?: SigningKeys;
+}
+
 export interface ReceiverOptions<Tx> {
-  /** The webhook's signing key; several while a key is being rolled (any of them verifies). */
-  signingKey: string | readonly string[];
+  /**
+   * The webhook's signing key; several while a key is being rolled (any of them verifies). For a receiver that both
+   * modes' webhooks call, `{ test, live }`: an event then counts only when it verifies under the keys of the mode it
+   * says (a test key cannot pass for live), and `event.mode`, when the sender left it out, is the mode whose key
+   * verified it. Never put both modes' keys in one list: that is what lets a test event pass for a live one.
+   */
+  signingKey: SigningKeys | SigningKeysByMode;
   handlers: Handlers<Tx>;
   store: DeliveryStore<Tx>;
 }
@@ -86,19 +101,23 @@ async function dispatch<Tx>(event: CardholdEvent, handlers: Handlers<Tx>, sessio
  * request for one authorization with `duplicate-transaction`. Each delivery runs in one store transaction.
  */
 export function createReceiver<Tx>(opts: ReceiverOptions<Tx>): Receiver {
-  const keys: unknown[] = Array.isArray(opts.signingKey) ? [...opts.signingKey] : [opts.signingKey];
-  if (keys.length === 0 || keys.some((k) => typeof k !== "string" || !k)) {
-    throw new TypeError("createReceiver needs signingKey: the webhook's signing key (a non-empty string, or several)");
-  }
+  const { keys, byMode } = keyring(opts.signingKey);
   return {
     async handle(rawBody, signature) {
-      if (!keys.some((key) => verifySignature(rawBody, signature, key as string))) return { status: 400, body: INVALID_SIGNATURE };
+      const verifiedBy = keys.filter((k) => verifySignature(rawBody, signature, k.key));
+      if (verifiedBy.length === 0) return { status: 400, body: INVALID_SIGNATURE };
       let event: CardholdEvent;
       try {
         event = parseEvent(JSON.parse(rawBody.toString()));
       } catch (error) {
         if (error instanceof SyntaxError || error instanceof UnsupportedEvent) return { status: 400, body: INVALID_REQUEST };
         throw error;
+      }
+      if (byMode) {
+        const modes = new Set(verifiedBy.map((k) => k.mode));
+        if (event.mode && !modes.has(event.mode)) return { status: 400, body: INVALID_SIGNATURE };
+        const [only] = modes;
+        if (!event.mode && modes.size === 1 && only) event = { ...event, mode: only };
       }
       const eventId = event.metadata.event;
       return opts.store.transaction(async (session) => {
@@ -110,4 +129,26 @@ export function createReceiver<Tx>(opts: ReceiverOptions<Tx>): Receiver {
       });
     },
   };
+}
+
+interface RingKey {
+  key: string;
+  /** The mode the key signs for, when the receiver was given keys by mode. */
+  mode?: EventMode;
+}
+
+const USAGE = "createReceiver needs signingKey: the webhook's signing key (a non-empty string, or several), or { test, live } with each mode's";
+
+function keyList(keys: unknown, mode?: EventMode): RingKey[] {
+  const list: unknown[] = Array.isArray(keys) ? [...(keys as unknown[])] : [keys];
+  if (list.length === 0 || list.some((k) => typeof k !== "string" || !k)) throw new TypeError(USAGE);
+  return list.map((key) => ({ key: key as string, mode }));
+}
+
+/** Every key the receiver accepts, with its mode when given by mode; a wrong shape throws TypeError at once. */
+function keyring(option: unknown): { keys: RingKey[]; byMode: boolean } {
+  if (typeof option !== "object" || option === null || Array.isArray(option)) return { keys: keyList(option), byMode: false };
+  const entries = Object.entries(option).filter(([, keys]) => keys !== undefined);
+  if (entries.length === 0 || entries.some(([mode]) => mode !== "test" && mode !== "live")) throw new TypeError(USAGE);
+  return { keys: entries.flatMap(([mode, keys]) => keyList(keys, mode as EventMode)), byMode: true };
 }

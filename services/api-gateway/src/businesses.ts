@@ -41,7 +41,10 @@ export function businessUseCases(db: Db, relay: Pick<OutboxRelay, "wake">) {
   };
 
   return {
-    /** A business with its default webhook (announced on businesses.v1) and a first test key. */
+    /**
+     * A business with its default webhooks (announced on businesses.v1) and a first test key. The given or generated
+     * signing key is the test default's; the webhook-registry gives the live default a key of its own.
+     */
     async createBusiness(body: unknown): Promise<CreatedBusiness> {
       const input = validate(createBusinessSchema, body);
       const id = newId("business");

@@ -22,6 +22,8 @@ await runServiceProcess({
     DISPATCHER_MAX_IN_FLIGHT_PER_WEBHOOK: z.coerce.number().int().min(1).max(1024).default(8),
     /** An in-flight delivery of a dispatcher that died is sent again after this long. */
     DISPATCHER_CLAIM_MS: z.coerce.number().int().min(5_000).default(30_000),
+    /** Let live-mode deliveries connect to private, loopback and link-local addresses (off by default: SSRF). */
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: z.enum(["true", "false"]).default("false"),
   },
   create: (deps, config) =>
     createService(deps, {
@@ -29,5 +31,6 @@ await runServiceProcess({
       maxInFlight: config.DISPATCHER_MAX_IN_FLIGHT,
       maxInFlightPerWebhook: config.DISPATCHER_MAX_IN_FLIGHT_PER_WEBHOOK,
       claimMs: config.DISPATCHER_CLAIM_MS,
+      allowPrivateTargets: config.ALLOW_PRIVATE_WEBHOOK_TARGETS === "true",
     }),
 });

@@ -16,6 +16,8 @@ export interface DispatcherOptions {
   maxInFlightPerWebhook?: number;
   /** How long an in-flight delivery stays claimed; after a crash it is retried once this passes. */
   claimMs?: number;
+  /** Live-mode deliveries may connect to private, loopback … addresses (on-premise receivers); off by default. */
+  allowPrivateTargets?: boolean;
 }
 
 /** Signed delivery of events.v1 to webhooks, with retries; decision answers go back on decisions.v1. */
@@ -30,6 +32,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions =
     maxInFlight: opts.maxInFlight,
     maxInFlightPerWebhook: opts.maxInFlightPerWebhook,
     claimMs: opts.claimMs,
+    allowPrivateTargets: opts.allowPrivateTargets,
   });
   const app = serviceApp(NAME, deps, (app) => eventRoutes(app, deps.db, worker.wake));
   return {

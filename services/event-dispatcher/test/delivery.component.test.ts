@@ -2,7 +2,8 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryBus, type IncomingMessage, type MemoryBus } from "@cardhold/bus";
 import { TOPICS, type DecisionAnsweredMessage, type WebhookChangedMessage } from "@cardhold/contracts";
-import { startEmbeddedPostgres, type Db, type EmbeddedPostgres } from "@cardhold/db";
+import type { Db } from "@cardhold/db";
+import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import { createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
 import { eventually } from "../../../test/support/eventually";
 import { eventMessage } from "../../../test/support/event-message";
@@ -12,7 +13,7 @@ import { createService } from "../src/service";
 
 const INTERNAL = "internal-token-for-dispatcher-tests";
 const logger = pino({ level: "silent" });
-let pg: EmbeddedPostgres;
+let pg: TestDatabase;
 let db: Db;
 let bus: MemoryBus;
 let service: Service;
@@ -21,7 +22,7 @@ const decisions: DecisionAnsweredMessage[] = [];
 const receivers: FakeReceiver[] = [];
 
 beforeAll(async () => {
-  pg = await startEmbeddedPostgres();
+  pg = await createTestDatabase();
   db = pg.db;
   bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
   service = await createService(

@@ -19,6 +19,8 @@ export async function createService(deps: ServiceDeps, opts: Partial<WebhookOpti
     name: NAME,
     app,
     async start() {
+      const republished = await webhooks.republishQueued();
+      if (republished > 0) deps.logger.info({ republished }, "published webhooks changed by a migration on webhooks.v1");
       await subscribeToBusinesses(deps.db, deps.bus, relay, deps.logger);
       relay.start();
     },

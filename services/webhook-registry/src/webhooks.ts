@@ -19,6 +19,7 @@ import {
   insertWebhook,
   saveWebhook,
   SCHEMA,
+  takeRepublishQueue,
   toWebhookConfig,
   toWebhookRecord,
   type Scope,
@@ -173,6 +174,15 @@ export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: 
       const signingKey = input.signingKey ?? newSigningKey();
       await change(scope, id, (row) => (row.signing_key === signingKey ? undefined : { ...row, signing_key: signingKey }));
       return { signingKey };
+    },
+
+    /** Publishes on webhooks.v1 what a migration changed (e.g. a regenerated key), once; the number published. */
+    async republishQueued(): Promise<number> {
+      return commit(async (tx) => {
+        const rows = await takeRepublishQueue(tx);
+        for (const row of rows) await announce(tx, row);
+        return rows.length;
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import { TOPICS, type BusinessCreatedMessage, type Mode, type WebhookChangedMessage } from "@cardhold/contracts";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "@cardhold/db";
+import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import { createLogger, createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
 import { createService } from "../src/service";
 
@@ -14,7 +14,7 @@ export interface Published {
 }
 
 export interface Harness {
-  pg: EmbeddedPostgres;
+  pg: TestDatabase;
   bus: MemoryBus;
   service: Service;
   http: Listening;
@@ -35,7 +35,7 @@ export async function startHarness(): Promise<Harness> {
     },
   });
   const logger = createLogger("webhook-registry", "debug", sink);
-  const pg = await startEmbeddedPostgres();
+  const pg = await createTestDatabase();
   const bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
   const deps = { db: pg.db, bus, logger, metrics: createMetrics("webhook-registry", false), internalToken: INTERNAL };
   const service = await createService(deps);

@@ -61,8 +61,39 @@ describe("the businesses.v1 consumer", () => {
       }, 5_000);
       expect(list[0]).toMatchObject({ object: "webhook", name: "default", url: "https://hooks.example.com/all", status: "enabled", isDefault: true, events: [] });
       const [announced] = await awaitMessages(list[0].id, 1);
-      expect(announced!.value).toMatchObject({ type: "webhook.changed", businessId, mode, data: { id: list[0].id, signingKey: "default-signing-key-0123456789", isDefault: true, status: "enabled" } });
+      expect(announced!.value).toMatchObject({ type: "webhook.changed", businessId, mode, data: { id: list[0].id, isDefault: true, status: "enabled" } });
+      // The announced key is the test default's; the live default gets a generated one of its own.
+      const signingKey = announced!.value!.data.signingKey;
+      if (mode === "test") expect(signingKey).toBe("default-signing-key-0123456789");
+      else expect(signingKey).toMatch(/^[0-9a-f]{64}$/);
     }
+  });
+
+  it("gives the test and the live default their own signing keys; each mode's key comes back only for that mode", async () => {
+    const { test, live, defaultKey } = await business();
+    const defaultOf = async (as: Caller) => (await api(as, "GET", "/webhooks?filter=isDefault:true")).body.data[0].id as string;
+    const testDefault = await defaultOf(test);
+    const liveDefault = await defaultOf(live);
+    expect(testDefault).not.toBe(liveDefault);
+
+    const testSecret = await api(test, "GET", `/webhooks/${testDefault}/secret`);
+    const liveSecret = await api(live, "GET", `/webhooks/${liveDefault}/secret`);
+    expect(testSecret).toMatchObject({ status: 200, body: { data: { signingKey: defaultKey } } });
+    expect(liveSecret).toMatchObject({ status: 200, body: { data: { signingKey: expect.stringMatching(/^[0-9a-f]{64}$/) } } });
+    expect(liveSecret.body.data.signingKey).not.toBe(testSecret.body.data.signingKey);
+    // The attack: a test key asking for the live default's secret (or a live key for the test one's) finds nothing.
+    for (const [as, id] of [[test, liveDefault], [live, testDefault]] as const) {
+      expect(await api(as, "GET", `/webhooks/${id}/secret`)).toMatchObject({ status: 404, body: { code: "not-found" } });
+      expect(await api(as, "POST", `/webhooks/${id}/secret/roll`, {})).toMatchObject({ status: 404 });
+    }
+    // The dispatcher gets each webhook's own key: the live key signs only the live default's deliveries.
+    expect((await awaitMessages(testDefault, 1))[0]!.value).toMatchObject({ mode: "test", data: { signingKey: defaultKey } });
+    expect((await awaitMessages(liveDefault, 1))[0]!.value).toMatchObject({ mode: "live", data: { signingKey: liveSecret.body.data.signingKey } });
+
+    // Rolling one mode's key leaves the other's alone.
+    const rolled = await api(test, "POST", `/webhooks/${testDefault}/secret/roll`, {});
+    expect((await api(live, "GET", `/webhooks/${liveDefault}/secret`)).body.data.signingKey).toBe(liveSecret.body.data.signingKey);
+    expect((await api(test, "GET", `/webhooks/${testDefault}/secret`)).body.data.signingKey).toBe(rolled.body.data.signingKey);
   });
 });
 
@@ -124,7 +155,13 @@ describe("creating a webhook", () => {
 
   it("refuses private targets in live mode, allows them in test mode and with ALLOW_PRIVATE_WEBHOOK_TARGETS", async () => {
     const { test, live } = await business();
-    for (const url of ["http://localhost:4000/x", "http://10.0.0.8/x", "http://169.254.169.254/latest", "http://[::1]/x", "http://0.0.0.0/x"]) {
+    const internal = [
+      "http://localhost:4000/x", "http://10.0.0.8/x", "http://169.254.169.254/latest", "http://[::1]/x", "http://0.0.0.0/x",
+      // every special-purpose range, not only private and loopback
+      "http://198.18.0.1/", "http://224.0.0.1/", "http://255.255.255.255/", "http://192.0.0.1/", "http://240.0.0.1/",
+      "http://[::ffff:0:7f00:1]/", "http://[64:ff9b:1::7f00:1]/", "http://[2001:db8::1]/",
+    ];
+    for (const url of internal) {
       const refused = await api(live, "POST", "/webhooks", { ...valid(), url });
       expect(refused.status, url).toBe(400);
       expect(refused.body.errors).toEqual([{ path: "url", message: expect.stringContaining("live mode") }]);

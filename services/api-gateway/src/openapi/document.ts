@@ -126,7 +126,9 @@ export function openApiDocument(): Json {
       },
       "/admin/businesses": {
         post: {
-          summary: "Create a business with its default webhook; answers with a test key shown once",
+          summary: "Create a business with its default webhooks; answers with a test key shown once",
+          description:
+            "signingKey (generated when absent) is the test-mode default webhook's key; the live default gets a key of its own, read with a live key (GET /webhooks/:id/secret).",
           security: [{ operatorToken: [] }],
           requestBody: jsonBody(requestSchema(createBusinessSchema)),
           responses: { "201": { description: "The business and its test key" }, ...commonErrors },

@@ -17,7 +17,7 @@ import {
 } from "../store/deliveries.store";
 import { refreshEventStatus } from "../store/events.store";
 import { SCHEMA } from "../store/webhooks.store";
-import { sendSigned, type SendResult } from "./send";
+import { dispatcherFor, sendSigned, type SendResult } from "./send";
 
 export interface DeliveryWorkerOptions {
   db: Db;
@@ -31,6 +31,8 @@ export interface DeliveryWorkerOptions {
   pollMs?: number;
   /** How long a claimed delivery is ours; after a crash it is picked up again once this expires. */
   claimMs?: number;
+  /** Live-mode deliveries may connect to private, loopback … addresses (on-premise receivers); off by default. */
+  allowPrivateTargets?: boolean;
 }
 
 export interface DeliveryWorker {
@@ -118,7 +120,8 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     const startedAt = new Date();
     if (!c.url || !c.signing_key) return failWebhookGone(c, startedAt);
     const timeout = c.policy === "decision" ? DECISION_TIMEOUT_MS : NOTIFICATION_TIMEOUT_MS;
-    const result = await sendSigned(c.url, c.envelope, c.signing_key, c.event_id, timeout);
+    const dispatcher = dispatcherFor(c.mode, opts.allowPrivateTargets ?? false);
+    const result = await sendSigned(c.url, c.envelope, c.signing_key, c.event_id, timeout, dispatcher);
     await record(c, c.url, startedAt, result);
   };
 

@@ -1,5 +1,7 @@
-import { Agent, request } from "undici";
+import { Agent, request, type Dispatcher } from "undici";
 import { SIGNATURE_HEADER, sign } from "../domain/signature";
+import { connectsOnlyToPublicAddresses } from "../domain/target-policy";
+import { createGuardedAgent, TargetNotAllowed } from "./target-guard";
 
 export interface SendResult {
   httpStatus: number | null;
@@ -13,17 +15,36 @@ export interface SendResult {
 
 const MAX_BODY = 65_536;
 
-const agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 });
+const AGENT_OPTIONS = { keepAliveTimeout: 10_000, connections: 128 } satisfies Agent.Options;
+/** Test mode, or live mode with private targets allowed: any address. */
+const anyAddress = new Agent(AGENT_OPTIONS);
+/** Live mode: each new connection only to a public address, checked on the address connected to. */
+const publicOnly = createGuardedAgent({}, AGENT_OPTIONS);
 
-/** POSTs the exact envelope bytes, signed, and reports what happened; never throws. */
-export async function sendSigned(url: string, envelope: string, signingKey: string, eventId: string, timeoutMs: number): Promise<SendResult> {
+/** The connection pool a delivery in `mode` is sent through. */
+export function dispatcherFor(mode: string, allowPrivateTargets: boolean): Dispatcher {
+  return connectsOnlyToPublicAddresses(mode, allowPrivateTargets) ? publicOnly : anyAddress;
+}
+
+/**
+ * POSTs the exact envelope bytes, signed, through `dispatcher` (see dispatcherFor), and reports what happened; never
+ * throws. Redirects are not followed: a 3xx is the receiver's answer.
+ */
+export async function sendSigned(
+  url: string,
+  envelope: string,
+  signingKey: string,
+  eventId: string,
+  timeoutMs: number,
+  dispatcher: Dispatcher,
+): Promise<SendResult> {
   const body = Buffer.from(envelope, "utf8");
   const started = performance.now();
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const response = await request(url, {
       method: "POST",
-      dispatcher: agent,
+      dispatcher,
       signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
@@ -46,6 +67,10 @@ export async function sendSigned(url: string, envelope: string, signingKey: stri
       errorDetail: null,
     };
   } catch (error) {
+    if (error instanceof TargetNotAllowed) {
+      const latencyMs = Math.round(performance.now() - started);
+      return { httpStatus: null, latencyMs, body: null, retryAfter: undefined, error: "connection-error", errorDetail: error.message };
+    }
     const timedOut = signal.aborted || /timeout/i.test((error as Error).name + (error as Error).message);
     return {
       httpStatus: null,

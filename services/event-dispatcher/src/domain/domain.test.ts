@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { deliveryPolicy, isDelivered } from "./delivery-policy";
+import { deliveredEnvelope } from "./envelope";
 import { nextAttemptAt, parseRetryAfter, DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS } from "./retry-schedule";
 import { routeEvent, routeEventTo, type RouteCandidate } from "./routing";
 import { sign, verify } from "./signature";
@@ -32,6 +33,21 @@ describe("signature", () => {
       }),
     );
     expect(verify("{}", "k", "not-hex")).toBe(false);
+  });
+});
+
+describe("delivered envelope", () => {
+  const envelope = { event: "card.authorization.closed", data: { id: "c.auth.1", amount: 500 }, metadata: { sentAt: "2024-01-01T00:00:00.000Z", event: "evt.1" } };
+
+  it("keeps the producer's fields in their order and adds the mode last", () => {
+    expect(deliveredEnvelope(envelope, "live")).toBe(
+      '{"event":"card.authorization.closed","data":{"id":"c.auth.1","amount":500},"metadata":{"sentAt":"2024-01-01T00:00:00.000Z","event":"evt.1"},"mode":"live"}',
+    );
+    expect(JSON.parse(deliveredEnvelope(envelope, "test"))).toEqual({ ...envelope, mode: "test" });
+  });
+
+  it("says the message's mode even when a producer wrote another", () => {
+    expect(JSON.parse(deliveredEnvelope({ event: "x", mode: "test", data: {} }, "live"))).toEqual({ event: "x", mode: "live", data: {} });
   });
 });
 

@@ -5,6 +5,7 @@ import { eventPublishedMessage, TOPICS } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
 import { enqueueDecision } from "../delivery/delivery.worker";
 import { deliveryPolicy } from "../domain/delivery-policy";
+import { deliveredEnvelope } from "../domain/envelope";
 import { routeEventTo, type RouteCandidate } from "../domain/routing";
 import { insertEventWithDeliveries } from "../store/events.store";
 import { deleteWebhook, SCHEMA, upsertWebhook, webhooksOf } from "../store/webhooks.store";
@@ -47,8 +48,8 @@ export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, wakeWorker: 
           const webhooks = routeEventTo(data.envelope.event, table, data.webhookId);
           const event = {
             id: data.envelope.metadata.event, businessId, mode, kind: data.envelope.event, resourceId: data.resourceId,
-            // The producer's own bytes (key order included), not the validated copy: this is what gets signed.
-            envelope: JSON.stringify((message.value as { data: { envelope: unknown } }).data.envelope),
+            // The producer's own fields (key order included), not the validated copy, plus the mode: what gets signed.
+            envelope: deliveredEnvelope((message.value as { data: { envelope: Record<string, unknown> } }).data.envelope, mode),
             policy: policy.kind,
           };
           const inserted = await insertEventWithDeliveries(tx, event, webhooks.map((w) => w.id));

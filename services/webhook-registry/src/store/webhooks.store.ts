@@ -144,3 +144,17 @@ export async function deleteWebhook(db: Queryable, scope: Scope, id: string): Pr
   );
   return rowCount === 1;
 }
+
+/**
+ * Takes the webhooks a migration queued for publishing again (webhooks.republish), locked, and empties the queue in
+ * the caller's transaction: with several replicas starting at once, each queued webhook is taken once.
+ */
+export async function takeRepublishQueue(db: Queryable): Promise<WebhookRow[]> {
+  const { rows: taken } = await db.query<{ webhook_id: string }>("DELETE FROM webhooks.republish RETURNING webhook_id");
+  if (taken.length === 0) return [];
+  const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
+    `SELECT ${COLUMNS} FROM webhooks.webhooks WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
+    [taken.map((t) => t.webhook_id)],
+  );
+  return rows;
+}
