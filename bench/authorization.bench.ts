@@ -10,10 +10,11 @@
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { Agent, request } from "undici";
-import { startAllInOne } from "../packages/cli/src/all-in-one";
 import { createScratchDatabase } from "../test/integration/support/scratch-database";
 import { startPlatform } from "../test/integration/support/service-processes";
 import { createBusiness } from "../test/support/api-client";
+import { startAllInOneProcess } from "./support/all-in-one-process";
+import { cpuPerOperation, pidFromFile, processTree, readCpu, type ProcessGroups } from "./support/process-cpu";
 
 const { values } = parseArgs({
   options: {
@@ -88,8 +89,12 @@ async function waitFor<T extends unknown[]>(read: () => Promise<T>, timeoutMs = 
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
+/** The platform's processes, by name, for CPU per authorization. */
+let cpuGroups: ProcessGroups = {};
+
 async function step(base: string, key: string, cards: string[], rate: number) {
   const total = Math.round(rate * seconds);
+  const cpuBefore = readCpu(cpuGroups);
   const added: number[] = [];
   let failed = 0;
   const started = performance.now();
@@ -113,11 +118,14 @@ async function step(base: string, key: string, cards: string[], rate: number) {
   }
   await Promise.all(sends);
   const elapsed = (performance.now() - started) / 1000;
+  await new Promise((r) => setTimeout(r, 500)); // the closed and transaction events of the last ones are delivered
+  const cpuMsPerAuthorization = cpuPerOperation(cpuBefore, readCpu(cpuGroups), Math.max(1, added.length));
   const sorted = added.sort((a, b) => a - b);
   return {
     offeredPerSecond: rate, requests: total, approved: added.length, failed,
     achievedPerSecond: Math.round(added.length / elapsed),
     p50ms: Number(percentile(sorted, 0.5).toFixed(1)), p99ms: Number(percentile(sorted, 0.99).toFixed(1)), maxMs: Number((sorted.at(-1) ?? NaN).toFixed(1)),
+    cpuMsPerAuthorization,
   };
 }
 
@@ -149,13 +157,23 @@ async function printTimeline(url: string) {
   await db.end();
 }
 
+/** The machine's PostgreSQL (the distributed mode's): its postmaster and backends. */
+const sharedPostgres = () => {
+  const postmaster = pidFromFile("/var/lib/postgresql/15/main/postmaster.pid");
+  return postmaster ? processTree(postmaster) : [];
+};
+const kafka = () => [pidFromFile("infra/kafka/kafka.pid")].filter((pid): pid is number => pid !== undefined);
+
 if (values.mode === "all-in-one") {
-  const platform = await startAllInOne({ port: 0, logLevel: "error", defaultWebhookUrl: receiverUrl });
-  await run(platform.url, platform.defaultBusiness.testKey, "all-in-one");
+  const platform = await startAllInOneProcess({ LOG_LEVEL: "error", DEFAULT_WEBHOOK_URL: receiverUrl });
+  cpuGroups = { "all-in-one": () => [platform.child.pid!], postgres: platform.postgresPids };
+  await run(platform.url, platform.testKey, "all-in-one");
   await platform.stop();
 } else {
   const database = await createScratchDatabase(process.env.DATABASE_URL!);
   const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!, { DB_POOL_SIZE: "10", LOG_LEVEL: "error" });
+  cpuGroups = Object.fromEntries([...platform.processes].map(([name, p]) => [name, () => [p.child.pid!]]));
+  Object.assign(cpuGroups, { kafka, postgres: sharedPostgres });
   const key = (await createBusiness(platform.gatewayUrl, platform.operatorToken, { name: "Bench", webhookUrl: receiverUrl })).testKey;
   await new Promise((r) => setTimeout(r, 3_000)); // the default webhook reaches the dispatcher
   await run(platform.gatewayUrl, key, "distributed");

@@ -95,10 +95,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       })),
     );
     // Losing this mark in a crash only publishes the rows again, which consumers ignore (inbox): no need to wait for disk.
-    await db.tx(
-      (tx) => tx.query(`UPDATE ${schema}.outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [rows.map((r) => r.seq)]),
-      { durable: false },
-    );
+    await db.bookkeeping(`UPDATE ${schema}.outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [rows.map((r) => r.seq)]);
     return rows.length === batchSize;
   };
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import pg from "pg";
 
 // int8 (counts, minor units) as JS numbers: exact up to 2^53, and we refuse anything larger rather than round it.
@@ -16,10 +17,10 @@ export interface Queryable {
 
 export interface TxOptions {
   /**
-   * false: the commit returns before its WAL record is flushed to disk (synchronous_commit off for this transaction
-   * only). A crash may then lose the last fraction of a second of such transactions — never a half of one. Use it
-   * only where losing the write is harmless because it is done again (bookkeeping of at-least-once work); money and
-   * state changes keep durable commits.
+   * false: the commit returns before its WAL record is flushed to disk (synchronous_commit off). A crash may then lose
+   * the last fraction of a second of such transactions — never a half of one. Use it only where losing the write is
+   * harmless because it is done again (bookkeeping of at-least-once work); money and state changes keep durable
+   * commits.
    */
   durable?: boolean;
 }
@@ -27,6 +28,8 @@ export interface TxOptions {
 export interface Db extends Queryable {
   /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
   tx<T>(fn: (client: Queryable) => Promise<T>, options?: TxOptions): Promise<T>;
+  /** One statement in its own transaction, committed without waiting for the disk (see TxOptions.durable). */
+  bookkeeping<R extends Row = Row>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -37,23 +40,53 @@ export interface DbOptions {
   applicationName?: string;
 }
 
-export function createDb(opts: DbOptions): Db {
+/**
+ * Parameterised statements are prepared once per connection under a name derived from their text, so PostgreSQL
+ * parses and plans each of them once instead of on every call (statements without values stay unnamed: they may
+ * hold several commands).
+ */
+const statementNames = new Map<string, string>();
+function prepared(text: string, values: unknown[] | undefined): string | pg.QueryConfig {
+  if (values === undefined) return text;
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `s${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
+}
+
+const run = <R extends Row>(on: pg.Pool | pg.PoolClient, text: string, values?: unknown[]) =>
+  on.query<R>(prepared(text, values) as pg.QueryConfig);
+
+function newPool(opts: DbOptions, size: number, sessionSettings?: string) {
   const pool = new pg.Pool({
     connectionString: opts.url,
-    max: opts.poolSize ?? 10,
+    max: size,
     application_name: opts.applicationName,
     idleTimeoutMillis: 30_000,
+    ...(sessionSettings ? { options: sessionSettings } : {}),
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
+  return pool;
+}
+
+export function createDb(opts: DbOptions): Db {
+  const size = opts.poolSize ?? 10;
+  const pool = newPool(opts, size);
+  // Bookkeeping commits go through connections whose session does not wait for the disk: no SET per transaction.
+  let lazyBookkeepingPool: pg.Pool | undefined;
+  const bookkeepingPool = () => (lazyBookkeepingPool ??= newPool(opts, Math.max(1, Math.ceil(size / 2)), "-c synchronous_commit=off"));
   return {
-    query: <R extends Row = Row>(text: string, values?: unknown[]) => pool.query<R>(text, values),
+    query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(pool, text, values),
+    bookkeeping: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(bookkeepingPool(), text, values),
     async tx<T>(fn: (client: Queryable) => Promise<T>, options: TxOptions = {}): Promise<T> {
-      const client = await pool.connect();
+      const client = await (options.durable === false ? bookkeepingPool() : pool).connect();
+      const scoped: Queryable = { query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(client, text, values) };
       try {
         await client.query("BEGIN");
-        if (options.durable === false) await client.query("SET LOCAL synchronous_commit = off");
-        const result = await fn(client);
+        const result = await fn(scoped);
         await client.query("COMMIT");
         return result;
       } catch (error) {
@@ -71,7 +104,9 @@ export function createDb(opts: DbOptions): Db {
         return false;
       }
     },
-    close: () => pool.end(),
+    async close() {
+      await Promise.all([pool.end(), lazyBookkeepingPool?.end()]);
+    },
   };
 }
 

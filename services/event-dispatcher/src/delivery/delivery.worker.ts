@@ -166,7 +166,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     const free = maxInFlight - inFlight.size;
     if (free <= 0) return false;
     const saturated = [...inFlightByWebhook].filter(([, n]) => n >= perWebhook).map(([id]) => id);
-    const claimed = await db.tx((tx) => claimDueDeliveries(tx, free, claimMs, saturated), BOOKKEEPING);
+    const claimed = await claimDueDeliveries({ query: db.bookkeeping }, free, claimMs, saturated);
     for (const c of claimed) {
       const busy = inFlightByWebhook.get(c.webhook_id) ?? 0;
       if (busy >= perWebhook) {

@@ -1,0 +1,82 @@
+/**
+ * CPU time per process from /proc (user + system, in ms), for "CPU per operation" figures that hold on a shared
+ * machine: wall-clock times drift with what else runs, CPU spent by a process does not (much).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  cpuMs: number;
+}
+
+function readStat(pid: number): ProcStat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15
+    return { pid, ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
+  } catch {
+    return undefined;
+  }
+}
+
+function allStats(): ProcStat[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => readStat(Number(name)))
+    .filter((s): s is ProcStat => s !== undefined);
+}
+
+/** The pid and every descendant of it, alive now. */
+export function processTree(root: number): number[] {
+  const stats = allStats();
+  const tree = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of stats) if (tree.has(s.ppid) && !tree.has(s.pid)) (tree.add(s.pid), (grew = true));
+  }
+  return [...tree];
+}
+
+/** A named group of processes (e.g. "postgres": the postmaster and its backends), resolved at each reading. */
+export type ProcessGroups = Record<string, () => number[]>;
+
+export type CpuReading = Record<string, number>;
+
+/**
+ * CPU ms per group. Processes that exit between readings (a backend closing) take their time with them; groups are
+ * long-lived processes and pools here, so that loss is small.
+ */
+export function readCpu(groups: ProcessGroups): CpuReading {
+  const reading: CpuReading = {};
+  for (const [name, pids] of Object.entries(groups)) {
+    reading[name] = pids().reduce((sum, pid) => sum + (readStat(pid)?.cpuMs ?? 0), 0);
+  }
+  return reading;
+}
+
+/** CPU ms per operation for each group between two readings, plus the total. */
+export function cpuPerOperation(before: CpuReading, after: CpuReading, operations: number): Record<string, number> {
+  const per: Record<string, number> = {};
+  let total = 0;
+  for (const name of Object.keys(after)) {
+    const ms = Math.max(0, after[name]! - (before[name] ?? 0)) / operations;
+    per[name] = Number(ms.toFixed(2));
+    total += ms;
+  }
+  per.total = Number(total.toFixed(2));
+  return per;
+}
+
+/** The pid in the first line of a pid file (postmaster.pid, Kafka's pid file), or undefined. */
+export function pidFromFile(path: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path, "utf8").split("\n")[0]!.trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
