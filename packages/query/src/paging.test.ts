@@ -1,4 +1,5 @@
-import type { PGlite } from "@electric-sql/pglite";
+import type { Db } from "@cardhold/db";
+import type { TestDatabase } from "@cardhold/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileListQuery } from "./compile-sql";
 import { QueryError } from "./errors";
@@ -6,12 +7,14 @@ import { parseListQuery } from "./parse-params";
 import { makeThing, SCOPE, THINGS, inScope, thingResource, type Thing } from "./test-fixtures";
 import { insertThing, readPage, thingsDb } from "./test-db";
 
-let db: PGlite;
+let database: TestDatabase;
+let db: Db;
 beforeAll(async () => {
-  db = await thingsDb();
+  database = await thingsDb();
+  db = database.db;
 });
 afterAll(async () => {
-  await db?.close();
+  await database?.stop();
 });
 
 type Value = string | number | boolean | null;

@@ -1,4 +1,5 @@
-import type { PGlite } from "@electric-sql/pglite";
+import type { Db } from "@cardhold/db";
+import type { TestDatabase } from "@cardhold/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileCountQuery, compileListQuery } from "./compile-sql";
 import { finishPage } from "./cursor";
@@ -7,12 +8,14 @@ import { LIST_PARAMETERS, parseListQuery } from "./parse-params";
 import { SCOPE, THINGS, inScope, thingResource, type Thing } from "./test-fixtures";
 import { readPage, rowCount, thingsDb } from "./test-db";
 
-let db: PGlite;
+let database: TestDatabase;
+let db: Db;
 beforeAll(async () => {
-  db = await thingsDb();
+  database = await thingsDb();
+  db = database.db;
 });
 afterAll(async () => {
-  await db?.close();
+  await database?.stop();
 });
 
 async function ids(raw: Record<string, unknown>): Promise<string[]> {
