@@ -8,12 +8,12 @@ import { nextAttemptAt, parseRetryAfter, type RetrySchedule } from "../domain/re
 import {
   claimDueDeliveries,
   failExpiredDecisions,
-  finishDelivery,
   reclaimExpiredNotifications,
   recordAttempt,
   releaseClaim,
-  scheduleRetry,
+  type AttemptOutcome,
   type ClaimedDelivery,
+  type NextStep,
 } from "../store/deliveries.store";
 import { refreshEventStatus } from "../store/events.store";
 import { SCHEMA } from "../store/webhooks.store";
@@ -67,6 +67,24 @@ const BOOKKEEPING = { durable: false } as const;
 /** The receiver's answer as JSON, or null when it is not JSON or nests too deep to pass on safely. */
 const parseJson = (text: string | null) => (text === null ? null : (parseJsonWithin(text) ?? null));
 
+/** After a notification's attempt: delivered, due again per the retry schedule, or failed once it is spent. */
+function nextStepAfter(c: ClaimedDelivery, startedAt: Date, result: SendResult, schedule: RetrySchedule): NextStep {
+  if (isDelivered(result.httpStatus)) return { status: "delivered" };
+  const now = Date.now();
+  const at = nextAttemptAt(
+    {
+      attemptNo: c.attempts,
+      firstAttemptAt: (c.first_attempt_at ?? startedAt).getTime(),
+      now,
+      httpStatus: result.httpStatus ?? undefined,
+      timedOut: result.error === "timeout",
+      retryAfterMs: parseRetryAfter(result.retryAfter, now),
+    },
+    schedule,
+  );
+  return at === undefined ? { status: "failed" } : { status: "pending", at: new Date(at) };
+}
+
 /** Prepare (claim, look up the webhook) → send signed → record the attempt → schedule the next one or finish. */
 export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorker {
   const { db, logger, relay, schedule } = opts;
@@ -81,36 +99,19 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const record = async (c: ClaimedDelivery, url: string, startedAt: Date, result: SendResult) => {
     const decision = c.policy === "decision";
     await db.tx(async (tx) => {
-      await recordAttempt(tx, {
+      const attempt: AttemptOutcome = {
         deliveryId: c.id, eventId: c.event_id, attemptNo: c.attempts, trigger: c.trigger, url, startedAt,
         httpStatus: result.httpStatus, latencyMs: result.latencyMs, responseExcerpt: result.body?.slice(0, 1024) ?? null,
         error: result.errorDetail,
-      });
+      };
       if (decision) {
-        await finishDelivery(tx, c.id, isDelivered(result.httpStatus) ? "delivered" : "failed");
+        await recordAttempt(tx, attempt, { status: isDelivered(result.httpStatus) ? "delivered" : "failed" });
         await enqueueDecision(
           tx,
           { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode },
           { httpStatus: result.httpStatus, body: parseJson(result.body), latencyMs: result.latencyMs, error: result.error },
         );
-      } else if (isDelivered(result.httpStatus)) {
-        await finishDelivery(tx, c.id, "delivered");
-      } else {
-        const now = Date.now();
-        const at = nextAttemptAt(
-          {
-            attemptNo: c.attempts,
-            firstAttemptAt: (c.first_attempt_at ?? startedAt).getTime(),
-            now,
-            httpStatus: result.httpStatus ?? undefined,
-            timedOut: result.error === "timeout",
-            retryAfterMs: parseRetryAfter(result.retryAfter, now),
-          },
-          schedule,
-        );
-        if (at === undefined) await finishDelivery(tx, c.id, "failed");
-        else await scheduleRetry(tx, c.id, new Date(at));
-      }
+      } else await recordAttempt(tx, attempt, nextStepAfter(c, startedAt, result, schedule));
       await refreshEventStatus(tx, c.event_id);
     }, BOOKKEEPING);
     if (decision) relay.wake();
@@ -128,11 +129,11 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   /** The webhook was deleted after the event was routed to it: nothing to send to, the delivery fails. */
   const failWebhookGone = async (c: ClaimedDelivery, startedAt: Date) => {
     await db.tx(async (tx) => {
-      await recordAttempt(tx, {
+      const attempt: AttemptOutcome = {
         deliveryId: c.id, eventId: c.event_id, attemptNo: c.attempts, trigger: c.trigger, url: "", startedAt,
         httpStatus: null, latencyMs: null, responseExcerpt: null, error: "webhook no longer exists",
-      });
-      await finishDelivery(tx, c.id, "failed");
+      };
+      await recordAttempt(tx, attempt, { status: "failed" });
       if (c.policy === "decision") {
         await enqueueDecision(
           tx,

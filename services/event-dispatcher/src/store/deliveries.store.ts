@@ -107,26 +107,22 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
-export async function recordAttempt(db: Queryable, a: AttemptOutcome): Promise<void> {
-  await db.query(
-    `INSERT INTO dispatcher.attempts
-       (delivery_id, event_id, attempt_no, trigger, url, started_at, http_status, latency_ms, response_excerpt, error)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [a.deliveryId, a.eventId, a.attemptNo, a.trigger, a.url, a.startedAt, a.httpStatus, a.latencyMs, a.responseExcerpt, a.error],
-  );
-}
+/** Where a delivery goes after an attempt: done (delivered or failed for good), or due again at a time. */
+export type NextStep = { status: "delivered" | "failed" } | { status: "pending"; at: Date };
 
-export async function finishDelivery(db: Queryable, id: string, status: "delivered" | "failed"): Promise<void> {
+/** The attempt's row and the delivery's next step, in one statement. */
+export async function recordAttempt(db: Queryable, a: AttemptOutcome, next: NextStep): Promise<void> {
   await db.query(
-    "UPDATE dispatcher.deliveries SET status = $2, claimed_until = NULL, updated_at = now() WHERE id = $1",
-    [id, status],
-  );
-}
-
-export async function scheduleRetry(db: Queryable, id: string, at: Date): Promise<void> {
-  await db.query(
-    `UPDATE dispatcher.deliveries SET status = 'pending', trigger = 'scheduled', next_attempt_at = $2,
-            claimed_until = NULL, updated_at = now() WHERE id = $1`,
-    [id, at],
+    `WITH attempt AS (
+       INSERT INTO dispatcher.attempts
+         (delivery_id, event_id, attempt_no, trigger, url, started_at, http_status, latency_ms, response_excerpt, error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10))
+     UPDATE dispatcher.deliveries
+        SET status = $11, claimed_until = NULL, updated_at = now(),
+            trigger = CASE WHEN $11 = 'pending' THEN 'scheduled' ELSE trigger END,
+            next_attempt_at = COALESCE($12, next_attempt_at)
+      WHERE id = $1`,
+    [a.deliveryId, a.eventId, a.attemptNo, a.trigger, a.url, a.startedAt, a.httpStatus, a.latencyMs, a.responseExcerpt, a.error,
+      next.status, next.status === "pending" ? next.at : null],
   );
 }

@@ -13,27 +13,26 @@ export interface NewEvent {
   policy: DeliveryPolicy["kind"];
 }
 
-/** Stores an event once (by id) and one delivery per routed webhook; false when the event was known already. */
+/**
+ * Stores an event once (by id) and one delivery per routed webhook, in one statement; false when the event was
+ * known already (its deliveries are not added again).
+ */
 export async function insertEventWithDeliveries(db: Queryable, event: NewEvent, webhookIds: string[]): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `INSERT INTO dispatcher.events (id, business_id, mode, kind, resource_id, envelope, policy, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
+  const { rows } = await db.query<{ inserted: number }>(
+    `WITH event AS (
+       INSERT INTO dispatcher.events (id, business_id, mode, kind, resource_id, envelope, policy, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING
+       RETURNING id),
+     deliveries AS (
+       INSERT INTO dispatcher.deliveries (id, event_id, webhook_id, resource_id, policy, status)
+       SELECT routed.id, event.id, routed.webhook_id, $5, $7, 'pending'
+         FROM event CROSS JOIN unnest($9::text[], $10::text[]) AS routed (id, webhook_id)
+       ON CONFLICT (event_id, webhook_id) DO NOTHING)
+     SELECT count(*)::int AS inserted FROM event`,
     [event.id, event.businessId, event.mode, event.kind, event.resourceId, event.envelope, event.policy,
-      webhookIds.length ? "pending" : "failed"],
+      webhookIds.length ? "pending" : "failed", webhookIds.map(() => newId("delivery")), webhookIds],
   );
-  if (rowCount === 0) return false;
-  await insertDeliveries(db, event.id, event.resourceId, event.policy, webhookIds);
-  return true;
-}
-
-export async function insertDeliveries(db: Queryable, eventId: string, resourceId: string, policy: string, webhookIds: string[]) {
-  for (const webhookId of webhookIds) {
-    await db.query(
-      `INSERT INTO dispatcher.deliveries (id, event_id, webhook_id, resource_id, policy, status)
-       VALUES ($1, $2, $3, $4, $5, 'pending') ON CONFLICT (event_id, webhook_id) DO NOTHING`,
-      [newId("delivery"), eventId, webhookId, resourceId, policy],
-    );
-  }
+  return rows[0]!.inserted === 1;
 }
 
 /** The event's status follows its deliveries: failed if any failed, delivered when all are, else pending. */
