@@ -71,12 +71,17 @@ export const eventPublishedMessage = busEnvelope(
     resourceId: z.string(),
     /** Deliver to this webhook only (a card program's own webhook) while it is enabled; otherwise routed by kind. */
     webhookId: z.string().optional(),
+    /**
+     * A decision event's deadline (ISO time): an answer after it is ignored, so the dispatcher does not send what it
+     * can no longer deliver in time, and answers `platform-overloaded` instead.
+     */
+    answerBy: z.iso.datetime().optional(),
   }),
 );
 export type EventPublishedMessage = z.infer<typeof eventPublishedMessage>;
 
 /** decisions.v1 (key = authorization id) — what the receiver answered to a decision event, or why nothing usable came. */
-export const DECISION_ERRORS = ["timeout", "connection-error", "no-webhook", "dispatcher-restarted"] as const;
+export const DECISION_ERRORS = ["timeout", "connection-error", "no-webhook", "dispatcher-restarted", "platform-overloaded"] as const;
 export const decisionAnsweredMessage = busEnvelope(
   "decision.answered",
   z.object({

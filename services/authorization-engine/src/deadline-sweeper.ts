@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { createPollingWorker, type OutboxRelay, type PollingWorker } from "@cardhold/bus";
 import type { Db } from "@cardhold/db";
 import { applyOverdueDefaults } from "./authorizations/decisions";
+import { nextDeadline } from "./store/authorizations.store";
 import type { DecisionWaiters } from "./authorizations/decision-waiters";
 
 export interface SweeperOptions {
@@ -10,9 +11,9 @@ export interface SweeperOptions {
   relay: Pick<OutboxRelay, "wake">;
   waiters: DecisionWaiters;
   /**
-   * How long past its 4-second deadline an authorization waits before the sweeper applies the timeout default. The
-   * dispatcher answers `timeout` itself after 4 s on the wire; this is the safety net when that answer cannot come
-   * (a dispatcher or engine that stopped), so it leaves the dispatcher's answer time to arrive.
+   * How long past its 4-second deadline an authorization waits before the sweeper applies the timeout default
+   * (default 150 ms). The dispatcher never waits on a receiver past the deadline and answers `timeout` itself; the
+   * grace leaves that answer time to arrive, and bounds how late a default can be (deadline + grace + a few ms).
    */
   graceMs?: number;
   pollMs?: number;
@@ -20,20 +21,40 @@ export interface SweeperOptions {
 
 const BATCH = 50;
 
-/** Ends every authorization whose answer is overdue with its timeout default; durable across restarts. */
+/**
+ * Ends every authorization whose answer is overdue with its timeout default; durable across restarts. Between polls
+ * it sets an alarm for the earliest open deadline, so a default is applied within the grace of its deadline, not a
+ * poll later.
+ */
 export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
-  const graceMs = opts.graceMs ?? 1_000;
-  return createPollingWorker({
+  const graceMs = opts.graceMs ?? 150;
+  const pollMs = opts.pollMs ?? 250;
+  let alarm: NodeJS.Timeout | undefined;
+  const armFor = (due: Date | undefined) => {
+    clearTimeout(alarm);
+    const wait = due === undefined ? Infinity : due.getTime() + graceMs - Date.now();
+    if (wait < pollMs) alarm = setTimeout(() => worker.wake(), Math.max(0, wait) + 5);
+  };
+  const worker = createPollingWorker({
     name: "deadline sweeper",
     logger: opts.logger,
-    idleMs: opts.pollMs ?? 250,
+    idleMs: pollMs,
     step: async () => {
       const decided = await opts.db.tx((tx) => applyOverdueDefaults(tx, graceMs, BATCH, Date.now()));
       if (decided.length > 0) {
         opts.relay.wake();
         opts.waiters.decided(decided.map((row) => row.id));
       }
-      return decided.length === BATCH;
+      if (decided.length === BATCH) return true;
+      armFor(await nextDeadline(opts.db));
+      return false;
     },
   });
+  return {
+    ...worker,
+    async stop() {
+      clearTimeout(alarm);
+      await worker.stop();
+    },
+  };
 }

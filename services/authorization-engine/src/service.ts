@@ -38,7 +38,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   const vault = createCardVault(opts.cardDataKey);
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
   const waiters = createDecisionWaiters(deps.db);
-  const sweeperGraceMs = opts.sweeperGraceMs ?? 1_000;
+  const sweeperGraceMs = opts.sweeperGraceMs ?? 150;
   const sweeper = createDeadlineSweeper({ db: deps.db, logger: deps.logger, relay, waiters, graceMs: sweeperGraceMs });
   const sim = simulation({ db: deps.db, relay, waiters, sweeperGraceMs });
   const loaders = expandLoaders(deps.db);

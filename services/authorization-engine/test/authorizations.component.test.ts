@@ -207,12 +207,16 @@ describe("no usable answer: the timeout default", () => {
     expect(reply.body.data).toMatchObject({ status: "approved", statusReason: "timeout-error" });
   });
 
-  it("nobody answers at all → the deadline sweeper applies the default after 4 s", async () => {
+  it("nobody answers at all → the deadline sweeper applies the default at the deadline (4 s), not a poll later", async () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });
     const started = Date.now();
     const reply = await simulate(as, card.cardId, "capture", { amount: 1_000, channel: "online" });
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
+    expect(Date.now() - started).toBeLessThan(4_600); // well before the old 1 s grace; the bench measures the bound
+    const request = h.events.find((e) => e.event === "card.authorization.request" && (e.data as { id: string }).id === reply.body.data.id)!;
+    const answerBy = Date.parse(h.answerBy.get(request.metadata.event)!);
+    expect(answerBy - Date.parse(request.metadata.sentAt)).toBeGreaterThanOrEqual(3_990); // the 4-second window travels with it
     expect(reply.body.data).toMatchObject({ status: "declined", statusReason: "timeout-error" });
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 10_000, held: 0 });
   });

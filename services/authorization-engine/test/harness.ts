@@ -26,6 +26,8 @@ export interface EngineHarness {
   events: Envelope[];
   /** The webhook each event was addressed to (a program's own), by event id. */
   routedTo: Map<string, string | undefined>;
+  /** The deadline each decision event carried (events.v1 answerBy), by event id. */
+  answerBy: Map<string, string | undefined>;
   ledgerResults: LedgerResultMessage["data"][];
   url: string;
   restart(): Promise<void>;
@@ -37,6 +39,7 @@ export async function startEngine(opts: { sweeperGraceMs?: number } = {}): Promi
   const cardDataKey = newCardDataKey();
   const events: Envelope[] = [];
   const routedTo = new Map<string, string | undefined>();
+  const answerBy = new Map<string, string | undefined>();
   const ledgerResults: LedgerResultMessage["data"][] = [];
 
   /** A memory bus with the test's recorders, and an engine on it. */
@@ -47,9 +50,10 @@ export async function startEngine(opts: { sweeperGraceMs?: number } = {}): Promi
       group: "test-events",
       topics: [TOPICS.events],
       handler: async (m) => {
-        const { envelope, webhookId } = (m.value as EventPublishedMessage).data;
+        const { envelope, webhookId, answerBy: due } = (m.value as EventPublishedMessage).data;
         events.push(envelope);
         routedTo.set(envelope.metadata.event, webhookId);
+        answerBy.set(envelope.metadata.event, due);
       },
     });
     await bus.subscribe({ group: "test-ledger", topics: [TOPICS.ledgerResults], handler: async (m) => void ledgerResults.push((m.value as LedgerResultMessage).data) });
@@ -67,7 +71,7 @@ export async function startEngine(opts: { sweeperGraceMs?: number } = {}): Promi
   };
 
   const harness: EngineHarness = {
-    pg, events, routedTo, ledgerResults,
+    pg, events, routedTo, answerBy, ledgerResults,
     get bus() {
       return running.bus;
     },

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { Counter } from "prom-client";
 import { createOutboxRelay } from "@cardhold/bus";
 import { prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
 import { createDeliveryWorker } from "./delivery/delivery.worker";
@@ -24,6 +25,11 @@ export interface DispatcherOptions {
 export async function createService(deps: ServiceDeps, opts: DispatcherOptions = {}): Promise<Service> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const decisionsNotSent = new Counter({
+    name: "decisions_not_sent_total",
+    help: "Decision events not sent because too little time was left before their deadline (platform overloaded)",
+    registers: [deps.metrics.registry],
+  });
   const worker = createDeliveryWorker({
     db: deps.db,
     logger: deps.logger,
@@ -33,6 +39,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions =
     maxInFlightPerWebhook: opts.maxInFlightPerWebhook,
     claimMs: opts.claimMs,
     allowPrivateTargets: opts.allowPrivateTargets,
+    onDecisionNotSent: () => decisionsNotSent.inc(),
   });
   const app = serviceApp(NAME, deps, (app) => eventRoutes(app, deps.db, worker.wake));
   return {

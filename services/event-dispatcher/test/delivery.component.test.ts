@@ -66,8 +66,9 @@ async function webhook(businessId: string, url: string, change: Partial<WebhookC
   return { id: data.id, businessId, signingKey: data.signingKey };
 }
 
-async function publishEvent(businessId: string, event: string, data: Record<string, unknown>, resourceId?: string) {
+async function publishEvent(businessId: string, event: string, data: Record<string, unknown>, resourceId?: string, answerBy?: Date) {
   const message = eventMessage(businessId, event, data, resourceId);
+  if (answerBy) (message.value as { data: { answerBy?: string } }).data.answerBy = answerBy.toISOString();
   await bus.publish([message]);
   return { id: message.eventId, resourceId: message.resourceId, value: message.value };
 }
@@ -199,6 +200,35 @@ describe("decision events", () => {
     expect(answer.data).toMatchObject({ error: "timeout", httpStatus: null });
     expect(Date.now() - started).toBeGreaterThanOrEqual(3_900);
     expect(Date.now() - started).toBeLessThan(6_000);
+  });
+
+  it("never wait on the receiver past their deadline (answerBy)", async () => {
+    const r = await receiver();
+    const biz = business();
+    await webhook(biz, r.url);
+    r.answerWith({ status: 200, body: { action: "approve" }, delayMs: 3_000 });
+    const started = Date.now();
+    const { id } = await publishEvent(biz, "card.authorization.request", { type: "capture" }, undefined, new Date(started + 1_000));
+    const answer = await eventually(() => {
+      const found = decisions.find((d) => d.data.eventId === id);
+      expect(found).toBeDefined();
+      return found!;
+    }, 5_000);
+    expect(answer.data).toMatchObject({ error: "timeout", httpStatus: null });
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it("too close to their deadline are not sent: answered platform-overloaded at once, the attempt says why", async () => {
+    const r = await receiver();
+    const biz = business();
+    await webhook(biz, r.url);
+    r.answerWith({ status: 200, body: { action: "approve" } });
+    const { id } = await publishEvent(biz, "card.authorization.request", { type: "capture" }, undefined, new Date(Date.now() + 100));
+    await eventually(() => expect(decisions.find((d) => d.data.eventId === id)?.data.error).toBe("platform-overloaded"));
+    expect(r.byEvent(id)).toHaveLength(0);
+    const attempts = (await api("GET", `/events/${id}`, biz)).body.data.deliveries[0].attempts;
+    expect(attempts[0].error).toMatch(/not sent: less than 250 ms left before the decision's deadline/);
+    expect(await (await fetch(`${http.url}/metrics`)).text()).toMatch(/decisions_not_sent_total\{[^}]*\} [1-9]/);
   });
 
   it("with no webhook to send to are answered at once with no-webhook", async () => {

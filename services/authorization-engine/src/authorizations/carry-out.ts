@@ -74,7 +74,10 @@ export async function carryOut(tx: Queryable, scope: Scope, row: AuthorizationRo
   const webhook = row.webhook_id ?? undefined;
   const saved = await saveAuthorization(tx, { ...fromDomain(row, step.authorization), decision_event_id: decisionEvent ?? (asks ? row.decision_event_id : null) });
   const messages: OutgoingMessage[] = [
-    ...events.map((e) => eventFor(scope, e.kind, toAuthorizationRecord(saved), saved.id, e.id, webhook).message),
+    ...events.map((e) => {
+      const answerBy = e.id === decisionEvent ? (saved.decision_due_at ?? undefined) : undefined;
+      return eventFor(scope, e.kind, toAuthorizationRecord(saved), saved.id, e.id, webhook, answerBy).message;
+    }),
     ...transactions.map((t) => eventFor(scope, "card.transaction.created", toTransactionRecord(t), saved.id, undefined, webhook).message),
   ];
   await enqueue(tx, SCHEMA, messages);

@@ -14,6 +14,7 @@ export function eventFor(
   resourceId: string,
   eventId: string = newId("event"),
   webhookId?: string,
+  answerBy?: Date,
 ): { message: OutgoingMessage; eventId: string } {
   const now = new Date().toISOString();
   const value: EventPublishedMessage = {
@@ -21,7 +22,12 @@ export function eventFor(
     businessId: scope.businessId,
     mode: scope.mode as Mode,
     occurredAt: now,
-    data: { resourceId, envelope: { event: kind, data, metadata: { sentAt: now, event: eventId } }, ...(webhookId && { webhookId }) },
+    data: {
+      resourceId,
+      envelope: { event: kind, data, metadata: { sentAt: now, event: eventId } },
+      ...(webhookId && { webhookId }),
+      ...(answerBy && { answerBy: answerBy.toISOString() }),
+    },
   };
   return { message: { topic: TOPICS.events, key: resourceId, value }, eventId };
 }

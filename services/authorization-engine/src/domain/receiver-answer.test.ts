@@ -23,5 +23,6 @@ describe("the receiver's answer", () => {
   it("is unusable without a 2xx status, and names what went wrong without one", () => {
     expect(answerOf({ httpStatus: 500, body: { action: "approve" }, error: null })).toEqual({ action: "unusable", reason: "webhook-error" });
     expect(answerOf({ httpStatus: null, body: null, error: "timeout" })).toEqual({ action: "unusable", reason: "timeout-error" });
+    expect(answerOf({ httpStatus: null, body: null, error: "platform-overloaded" })).toEqual({ action: "unusable", reason: "platform-overloaded" });
   });
 });

@@ -40,6 +40,7 @@ export const UNUSABLE_REASONS: Record<string, string> = {
   "dispatcher-restarted": "timeout-error",
   "connection-error": "connection-error",
   "no-webhook": "no-webhook",
+  "platform-overloaded": "platform-overloaded",
 };
 
 export function answerOf(outcome: DecisionOutcome): Answer {

@@ -3,7 +3,7 @@ import { createPollingWorker, enqueue, type OutboxRelay } from "@cardhold/bus";
 import { TOPICS, type DecisionAnsweredMessage, type Mode } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
 import { parseJsonWithin } from "@cardhold/platform";
-import { DECISION_TIMEOUT_MS, isDelivered, NOTIFICATION_TIMEOUT_MS } from "../domain/delivery-policy";
+import { isDelivered, MIN_DECISION_WINDOW_MS, sendTimeoutMs } from "../domain/delivery-policy";
 import { nextAttemptAt, parseRetryAfter, type RetrySchedule } from "../domain/retry-schedule";
 import {
   claimDueDeliveries,
@@ -33,6 +33,8 @@ export interface DeliveryWorkerOptions {
   claimMs?: number;
   /** Live-mode deliveries may connect to private, loopback … addresses (on-premise receivers); off by default. */
   allowPrivateTargets?: boolean;
+  /** Counts decision events answered `platform-overloaded` without being sent (a metric). */
+  onDecisionNotSent?: () => void;
 }
 
 export interface DeliveryWorker {
@@ -120,10 +122,31 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const deliver = async (c: ClaimedDelivery) => {
     const startedAt = new Date();
     if (!c.url || !c.signing_key) return failWebhookGone(c, startedAt);
-    const timeout = c.policy === "decision" ? DECISION_TIMEOUT_MS : NOTIFICATION_TIMEOUT_MS;
+    const timeout = sendTimeoutMs(c.policy, c.answer_by, startedAt.getTime());
+    if (timeout === undefined) return answerOverloaded(c, startedAt);
     const dispatcher = dispatcherFor(c.mode, opts.allowPrivateTargets ?? false);
     const result = await sendSigned(c.url, c.envelope, c.signing_key, c.event_id, timeout, dispatcher);
     await record(c, c.url, startedAt, result);
+  };
+
+  /** Too late to ask: not sent; the engine applies the timeout default at once (statusReason platform-overloaded). */
+  const answerOverloaded = async (c: ClaimedDelivery, startedAt: Date) => {
+    opts.onDecisionNotSent?.();
+    await db.tx(async (tx) => {
+      const attempt: AttemptOutcome = {
+        deliveryId: c.id, eventId: c.event_id, attemptNo: c.attempts, trigger: c.trigger, url: c.url ?? "", startedAt,
+        httpStatus: null, latencyMs: null, responseExcerpt: null,
+        error: `not sent: less than ${MIN_DECISION_WINDOW_MS} ms left before the decision's deadline (platform overloaded)`,
+      };
+      await recordAttempt(tx, attempt, { status: "failed" });
+      await enqueueDecision(
+        tx,
+        { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode },
+        { httpStatus: null, body: null, latencyMs: null, error: "platform-overloaded" },
+      );
+      await refreshEventStatus(tx, c.event_id);
+    }, BOOKKEEPING);
+    relay.wake();
   };
 
   /** The webhook was deleted after the event was routed to it: nothing to send to, the delivery fails. */

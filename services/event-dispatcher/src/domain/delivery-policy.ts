@@ -16,5 +16,19 @@ export function deliveryPolicy(eventKind: string, data: Record<string, unknown>)
     : { kind: "notification", timeoutMs: NOTIFICATION_TIMEOUT_MS };
 }
 
+/** Less time than this before a decision's deadline is not worth asking the receiver in: the answer would be late. */
+export const MIN_DECISION_WINDOW_MS = 250;
+
+/**
+ * How long to wait for the receiver: the policy's timeout, but never past the decision's deadline; undefined when
+ * too little is left to ask at all (the platform is behind: the engine's timeout default decides at once).
+ */
+export function sendTimeoutMs(policy: DeliveryPolicy["kind"], answerBy: Date | null, now: number): number | undefined {
+  if (policy === "notification") return NOTIFICATION_TIMEOUT_MS;
+  if (answerBy === null) return DECISION_TIMEOUT_MS;
+  const left = answerBy.getTime() - now;
+  return left < MIN_DECISION_WINDOW_MS ? undefined : Math.min(DECISION_TIMEOUT_MS, left);
+}
+
 /** A notification counts as delivered only on HTTP 200 (Rule 6). */
 export const isDelivered = (httpStatus: number | null | undefined) => httpStatus === 200;

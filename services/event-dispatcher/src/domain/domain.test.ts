@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { deliveryPolicy, isDelivered } from "./delivery-policy";
+import { deliveryPolicy, isDelivered, sendTimeoutMs } from "./delivery-policy";
 import { deliveredEnvelope } from "./envelope";
 import { nextAttemptAt, parseRetryAfter, DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS } from "./retry-schedule";
 import { routeEvent, routeEventTo, type RouteCandidate } from "./routing";
@@ -144,5 +144,21 @@ describe("retry schedule", () => {
     expect(parseRetryAfter(new Date(t0 + 60_000).toUTCString(), t0)).toBe(60_000);
     expect(parseRetryAfter("soon", t0)).toBeUndefined();
     expect(parseRetryAfter(undefined, t0)).toBeUndefined();
+  });
+});
+
+describe("how long to wait for a receiver", () => {
+  const now = 1_000_000;
+  it.each([
+    ["notification", null, 10_000],
+    ["decision", null, 4_000],
+    ["decision", now + 4_000, 4_000],
+    ["decision", now + 9_000, 4_000],
+    ["decision", now + 1_200, 1_200],
+    ["decision", now + 250, 250],
+    ["decision", now + 249, undefined],
+    ["decision", now - 10, undefined],
+  ] as const)("%s due at %s: %s ms", (policy, answerBy, expected) => {
+    expect(sendTimeoutMs(policy, answerBy === null ? null : new Date(answerBy), now)).toBe(expected);
   });
 });

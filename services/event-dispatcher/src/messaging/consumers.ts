@@ -51,6 +51,7 @@ export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, wakeWorker: 
             // The producer's own fields (key order included), not the validated copy, plus the mode: what gets signed.
             envelope: deliveredEnvelope((message.value as { data: { envelope: Record<string, unknown> } }).data.envelope, mode),
             policy: policy.kind,
+            answerBy: data.answerBy ? new Date(data.answerBy) : null,
           };
           const inserted = await insertEventWithDeliveries(tx, event, webhooks.map((w) => w.id));
           if (inserted && webhooks.length === 0 && policy.kind === "decision") {

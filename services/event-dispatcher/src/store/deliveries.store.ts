@@ -15,6 +15,7 @@ export interface ClaimedDelivery {
   url: string | null;
   signing_key: string | null;
   event_created_at: Date;
+  answer_by: Date | null;
 }
 
 /**
@@ -46,7 +47,7 @@ export async function claimDueDeliveries(
          FROM due WHERE d.id = due.id
        RETURNING d.*)
      SELECT c.id, c.event_id, c.webhook_id, c.resource_id, c.policy, c.attempts, c.trigger, c.first_attempt_at,
-            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, w.url, w.signing_key
+            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, w.url, w.signing_key
        FROM claimed c
        JOIN dispatcher.events e ON e.id = c.event_id
        LEFT JOIN dispatcher.webhooks w ON w.id = c.webhook_id`,

@@ -11,6 +11,8 @@ export interface NewEvent {
   resourceId: string;
   envelope: string;
   policy: DeliveryPolicy["kind"];
+  /** A decision's deadline, when the producer gave one. */
+  answerBy: Date | null;
 }
 
 /**
@@ -20,8 +22,8 @@ export interface NewEvent {
 export async function insertEventWithDeliveries(db: Queryable, event: NewEvent, webhookIds: string[]): Promise<boolean> {
   const { rows } = await db.query<{ inserted: number }>(
     `WITH event AS (
-       INSERT INTO dispatcher.events (id, business_id, mode, kind, resource_id, envelope, policy, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING
+       INSERT INTO dispatcher.events (id, business_id, mode, kind, resource_id, envelope, policy, status, answer_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11) ON CONFLICT (id) DO NOTHING
        RETURNING id),
      deliveries AS (
        INSERT INTO dispatcher.deliveries (id, event_id, webhook_id, resource_id, policy, status)
@@ -30,7 +32,7 @@ export async function insertEventWithDeliveries(db: Queryable, event: NewEvent, 
        ON CONFLICT (event_id, webhook_id) DO NOTHING)
      SELECT count(*)::int AS inserted FROM event`,
     [event.id, event.businessId, event.mode, event.kind, event.resourceId, event.envelope, event.policy,
-      webhookIds.length ? "pending" : "failed", webhookIds.map(() => newId("delivery")), webhookIds],
+      webhookIds.length ? "pending" : "failed", webhookIds.map(() => newId("delivery")), webhookIds, event.answerBy],
   );
   return rows[0]!.inserted === 1;
 }
