@@ -13,7 +13,7 @@ import { Agent, request } from "undici";
 import { createScratchDatabase } from "../test/integration/support/scratch-database";
 import { startPlatform } from "../test/integration/support/service-processes";
 import { createBusiness } from "../test/support/api-client";
-import { startAllInOneProcess } from "./support/all-in-one-process";
+import { startBenchedAllInOne } from "./support/all-in-one-process";
 import { cpuPerOperation, pidFromFile, processTree, readCpu, type ProcessGroups } from "./support/process-cpu";
 
 const { values } = parseArgs({
@@ -165,7 +165,7 @@ const sharedPostgres = () => {
 const kafka = () => [pidFromFile("infra/kafka/kafka.pid")].filter((pid): pid is number => pid !== undefined);
 
 if (values.mode === "all-in-one") {
-  const platform = await startAllInOneProcess({ LOG_LEVEL: "error", DEFAULT_WEBHOOK_URL: receiverUrl });
+  const platform = await startBenchedAllInOne({ LOG_LEVEL: "error", DEFAULT_WEBHOOK_URL: receiverUrl });
   cpuGroups = { "all-in-one": () => [platform.child.pid!], postgres: platform.postgresPids };
   await run(platform.url, platform.testKey, "all-in-one");
   await platform.stop();

@@ -36,7 +36,12 @@ export function processTree(root: number): number[] {
   const tree = new Set([root]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const s of stats) if (tree.has(s.ppid) && !tree.has(s.pid)) (tree.add(s.pid), (grew = true));
+    for (const s of stats) {
+      if (tree.has(s.ppid) && !tree.has(s.pid)) {
+        tree.add(s.pid);
+        grew = true;
+      }
+    }
   }
   return [...tree];
 }

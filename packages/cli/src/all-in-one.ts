@@ -64,6 +64,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
         throw error;
       });
   const databaseUrl = opts.databaseUrl ?? embedded!.url;
+  if (embedded) await releaseRelayLeases(databaseUrl);
   const pools: Db[] = [];
   const poolFor = (name: string) => {
     const pool = createDb({ url: databaseUrl, poolSize: opts.poolSize ?? 8, applicationName: name });
@@ -130,4 +131,22 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
       releaseDataDir();
     },
   };
+}
+
+/**
+ * The outbox relays of a platform that was killed (SIGKILL, power cut) leave their leases behind, and a new relay
+ * would wait for them to expire (5 s) before publishing anything: events, ledger commands and decisions stall after
+ * every restart, long enough for a receiver's answer to miss its 4-second window. The DATA_DIR lock makes this the
+ * only platform on the embedded database, so such leases belong to nobody: drop them before the services start.
+ */
+async function releaseRelayLeases(url: string) {
+  const db = createDb({ url, poolSize: 1, applicationName: "cardhold" });
+  try {
+    const { rows } = await db.query<{ schema: string }>(
+      "SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'outbox_relay_lease'",
+    );
+    for (const { schema } of rows) await db.query(`DELETE FROM "${schema}".outbox_relay_lease`);
+  } finally {
+    await db.close();
+  }
 }

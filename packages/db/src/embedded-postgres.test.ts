@@ -54,7 +54,9 @@ describe("the embedded PostgreSQL", () => {
 
   it("stops a server left running by a killed process, then starts on the same data", async () => {
     const dir = newDir();
-    const holder = spawn("npx", ["tsx", new URL("./embedded/hold-server.fixture.ts", import.meta.url).pathname, dir], {
+    // node itself (not npx → sh → tsx → node), so that the SIGKILL below reaches the process holding the server.
+    const fixture = new URL("./embedded/hold-server.fixture.ts", import.meta.url).pathname;
+    const holder = spawn(process.execPath, ["--import", "tsx", fixture, dir], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     await new Promise<void>((resolve, reject) => {

@@ -124,8 +124,33 @@ async function stopLeftoverPostmaster(clusterDir: string) {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !isRunning(pid)) return; // stale file: the server cleans it up itself
+  // Killed with us, not reaped yet: PostgreSQL would take the zombie for a running postmaster and refuse to start.
+  if (isZombie(pid)) return waitUntilReaped(pid);
   if (process.platform === "linux" && !commandOf(pid).includes("postgres")) return;
   await signalUntilGone(pid);
+}
+
+/** Exited, but its parent (init, once we were killed) has not collected it yet (Linux: state Z). */
+const isZombie = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false;
+  }
+};
+
+async function waitUntilReaped(pid: number, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (isZombie(pid)) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the previous PostgreSQL server (process ${pid}) has exited but its parent has not reaped it, so PostgreSQL ` +
+          `would take it for a running server: wait for it to disappear (ps -p ${pid}) and start again`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 async function signalUntilGone(pid: number) {

@@ -1,0 +1,205 @@
+/**
+ * Mixed API load for crash tests: captures through the simulation endpoints, amount updates and reversals of
+ * captures approved earlier, checks and bill payments, from a fixed number of concurrent workers. A request cut off
+ * by a killed server (connection reset or refused) is counted, not thrown.
+ */
+
+export interface Reply {
+  status: number;
+  body: any;
+}
+
+/** JSON over HTTP with a Bearer key; throws on a network error or when `timeoutMs` passes. */
+export function httpJson(baseUrl: () => string, key: () => string, timeoutMs = 30_000) {
+  return async (method: string, path: string, body?: unknown): Promise<Reply> => {
+    const res = await fetch(baseUrl() + path, {
+      method,
+      headers: { authorization: `Bearer ${key()}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = text;
+    }
+    return { status: res.status, body: json };
+  };
+}
+
+/** A small seeded generator (mulberry32), so a failing run can be repeated with its seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export interface LoadStats {
+  sent: number;
+  /** Answered with any HTTP status. */
+  answered: number;
+  /** Connection reset or refused: cut off by the kill. */
+  cutOff: number;
+  /** No answer within the request timeout (a hang, not a kill). */
+  timedOut: number;
+  /** `op status outcome` → count, e.g. `capture 200 approved`. */
+  outcomes: Record<string, number>;
+  /** 5xx answers and unexpected errors, with their bodies. */
+  errors: string[];
+  /** The requests cut off, with how long they had been waiting: `capture 1830ms`. */
+  cut: string[];
+}
+
+export const emptyStats = (): LoadStats => ({ sent: 0, answered: 0, cutOff: 0, timedOut: 0, outcomes: {}, errors: [], cut: [] });
+
+export function addStats(into: LoadStats, from: LoadStats): void {
+  into.sent += from.sent;
+  into.answered += from.answered;
+  into.cutOff += from.cutOff;
+  into.timedOut += from.timedOut;
+  for (const [key, n] of Object.entries(from.outcomes)) into.outcomes[key] = (into.outcomes[key] ?? 0) + n;
+  into.errors.push(...from.errors);
+  into.cut.push(...from.cut);
+}
+
+export interface LoadContext {
+  request: (method: string, path: string, body?: unknown) => Promise<Reply>;
+  random: () => number;
+  cards: string[];
+  customer: string;
+  /** Approved captures that may be updated or reversed; shared across cycles, an entry is taken while in use. */
+  approved: Array<{ id: string; card: string }>;
+  /** Makes references unique per run and cycle. */
+  label: string;
+}
+
+const BILL_PRODUCTS = [
+  { product: "bp.11pALsZ5g3CTGabps", input: "phoneNumber", prefix: "0803123", min: 5_000, max: 50_000 },
+  { product: "bp.11pALsZ5v2NiSC34t", input: "meterNumber", prefix: "4500000", min: 100_000, max: 300_000 },
+];
+
+/** The sandbox biller's test numbers by their last four digits: declined, slow, pending → ok, pending → declined. */
+const SPECIAL_ENDINGS: Array<[string, number]> = [["1111", 0.08], ["2222", 0.04], ["3333", 0.05], ["4444", 0.05]];
+
+/** At most this many workers wait on bill payments at once (the rest keep the card flows busy). */
+const MAX_BILLS_IN_FLIGHT = 3;
+
+export interface RunningLoad {
+  /** Sends no new request; those in flight go on (and are cut off by a kill). */
+  stop(): void;
+  finished: Promise<LoadStats>;
+}
+
+export function startLoad(ctx: LoadContext, concurrency: number): RunningLoad {
+  const stats = emptyStats();
+  let stopped = false;
+  let sequence = 0;
+  const { random } = ctx;
+  let billsInFlight = 0;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const between = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+  const count = (key: string) => (stats.outcomes[key] = (stats.outcomes[key] ?? 0) + 1);
+
+  const send = async (op: string, method: string, path: string, body?: unknown): Promise<Reply | undefined> => {
+    stats.sent++;
+    const sentAt = Date.now();
+    try {
+      const reply = await ctx.request(method, path, body);
+      stats.answered++;
+      const data = reply.body?.data;
+      count(`${op} ${reply.status} ${data?.status ?? reply.body?.code ?? ""}`.trim());
+      if (reply.status >= 500) stats.errors.push(`${op} ${method} ${path} → ${reply.status} ${JSON.stringify(reply.body)}`);
+      return reply;
+    } catch (error) {
+      const err = error as Error;
+      if (err.name === "TimeoutError" || err.name === "AbortError") stats.timedOut++;
+      else if (err.message === "fetch failed") {
+        stats.cutOff++;
+        stats.cut.push(`${op} ${Date.now() - sentAt}ms`);
+      } else stats.errors.push(`${op} ${method} ${path} → ${err.name}: ${err.message}`);
+      return undefined;
+    }
+  };
+
+  const simulate = (op: string, card: string, kind: string, body: Record<string, unknown>) =>
+    send(op, "POST", `/simulation/cards/${card}/request-authorization/${kind}`, body);
+
+  const remember = (card: string, reply: Reply | undefined) => {
+    const data = reply?.body?.data;
+    if (reply?.status === 200 && data?.type === "capture" && data.status === "approved") ctx.approved.push({ id: data.id, card });
+  };
+
+  const takeApproved = () => ctx.approved.length > 0 ? ctx.approved.splice(Math.floor(random() * ctx.approved.length), 1)[0] : undefined;
+
+  const captureNew = async () => {
+    const card = pick(ctx.cards);
+    remember(card, await simulate("capture", card, "capture", { amount: between(1_000, 50_000), fees: between(0, 500), channel: pick(["online", "pos"]) }));
+  };
+
+  const updateEarlier = async () => {
+    const capture = takeApproved();
+    if (!capture) return captureNew();
+    const body = { authorization: capture.id, updateAmount: between(1_000, 60_000), updateFees: between(0, 500), channel: "online" };
+    remember(capture.card, await simulate("update", capture.card, "update-capture", body));
+  };
+
+  const reverseEarlier = async () => {
+    const capture = takeApproved();
+    if (!capture) return captureNew();
+    await simulate("reverse", capture.card, "reverse-capture", { authorization: capture.id, channel: "online" });
+  };
+
+  const check = () => simulate("check", pick(ctx.cards), "check", { channel: pick(["atm", "pos"]) });
+
+  const billEnding = () => {
+    let roll = random();
+    for (const [special, share] of SPECIAL_ENDINGS) {
+      if (roll < share) return special;
+      roll -= share;
+    }
+    return String(between(5_000, 9_999));
+  };
+
+  const payBill = async () => {
+    // A slow biller holds the bill-service's worker for its whole timeout: cap the workers waiting on bills.
+    if (billsInFlight >= MAX_BILLS_IN_FLIGHT) return captureNew();
+    const product = pick(BILL_PRODUCTS);
+    billsInFlight++;
+    await send("bill", "POST", "/payments/bill", {
+      product: product.product,
+      inputs: { [product.input]: product.prefix + billEnding(), amount: between(product.min, product.max) },
+      reference: `${ctx.label}-bill-${++sequence}`,
+      ...(random() < 0.5 && { customer: ctx.customer }),
+    }).finally(() => billsInFlight--);
+  };
+
+  const operations: Array<[number, () => Promise<unknown>]> = [
+    [0.4, captureNew],
+    [0.15, updateEarlier],
+    [0.1, reverseEarlier],
+    [0.15, check],
+    [0.2, payBill],
+  ];
+
+  const chooseOperation = () => {
+    let roll = random();
+    for (const [share, run] of operations) {
+      if (roll < share) return run;
+      roll -= share;
+    }
+    return operations[0]![1];
+  };
+
+  const worker = async () => {
+    while (!stopped) await chooseOperation()();
+  };
+  const finished = Promise.all(Array.from({ length: concurrency }, worker)).then(() => stats);
+  return { stop: () => void (stopped = true), finished };
+}
