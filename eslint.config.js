@@ -12,7 +12,7 @@ export default tseslint.config(
       "no-console": ["error", { allow: ["error"] }],
     },
   },
-  { files: ["packages/cli/**", "bench/**", "infra/**", "examples/**"], rules: { "no-console": "off" } },
+  { files: ["apps/cli/**", "bench/**", "infra/**", "examples/**"], rules: { "no-console": "off" } },
   // Tests read JSON answers whose shape is what they assert.
   { files: ["**/*.test.ts", "test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
 );

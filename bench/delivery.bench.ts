@@ -9,7 +9,7 @@ import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { TOPICS } from "@cardhold/contracts";
 import pg from "pg";
-import { startAllInOne } from "../packages/cli/src/all-in-one";
+import { startAllInOne } from "../apps/cli/src/all-in-one";
 import { createScratchDatabase } from "../test/integration/support/scratch-database";
 import { startPlatform } from "../test/integration/support/service-processes";
 import { produce } from "../test/integration/support/topic-reader";

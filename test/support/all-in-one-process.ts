@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** `cardhold dev` started as a user starts it (node with tsx's loader on packages/cli/src/main.ts), in its own process. */
+/** `cardhold dev` started as a user starts it (node with tsx's loader on apps/cli/src/main.ts), in its own process. */
 export interface AllInOneProcess {
   child: ChildProcess;
   url: string;
@@ -27,7 +27,7 @@ export interface StartOptions {
 
 /** Starts `cardhold dev` and waits for the lines that print its URL and test key; rejects with its output otherwise. */
 export async function startAllInOneProcess(opts: StartOptions): Promise<AllInOneProcess> {
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", "packages/cli/src/main.ts", "dev"], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", "apps/cli/src/main.ts", "dev"], {
     cwd: ROOT,
     env: { ...process.env, ...opts.env, DATA_DIR: opts.dataDir, PORT: String(opts.port) },
     stdio: ["ignore", "pipe", "pipe"],

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAllInOne, type AllInOne } from "../../../packages/cli/src/all-in-one";
+import { startAllInOne, type AllInOne } from "../../../apps/cli/src/all-in-one";
 import { apiClient, createBusiness } from "../../../test/support/api-client";
 import { authorization, closed, deliver, envelope, sign, uniqueId, update } from "./test-support/deliveries.js";
 
