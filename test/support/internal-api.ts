@@ -13,10 +13,12 @@ export interface Reply {
 }
 
 /** Calls a service as the gateway does: internal token, business and mode headers, JSON in and out. */
-export async function callService(baseUrl: string, internalToken: string, as: Caller, method: string, path: string, body?: unknown): Promise<Reply> {
+export async function callService(
+  baseUrl: string, internalToken: string, as: Caller, method: string, path: string, body?: unknown, headers: Record<string, string> = {},
+): Promise<Reply> {
   const res = await fetch(baseUrl + path, {
     method,
-    headers: { "x-internal-token": internalToken, "x-business-id": as.businessId, "x-mode": as.mode, "content-type": "application/json" },
+    headers: { "x-internal-token": internalToken, "x-business-id": as.businessId, "x-mode": as.mode, "content-type": "application/json", ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };

@@ -34,6 +34,8 @@ declare module "express-serve-static-core" {
     requestId: string;
     /** The exact bytes of a JSON body, for forwarding and signature checks. */
     rawBody?: Buffer;
+    /** When this process began handling the request (ms since the epoch). */
+    receivedAt: number;
   }
 }
 
@@ -69,6 +71,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
 
 function requestIdAndMetrics(opts: HttpAppOptions) {
   return (req: Request, res: Response, next: NextFunction) => {
+    req.receivedAt = Date.now();
     const incoming = req.header(INTERNAL_HEADERS.requestId);
     req.requestId = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : newId("request");
     req.log = opts.logger.child({ requestId: req.requestId });

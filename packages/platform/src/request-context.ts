@@ -8,6 +8,8 @@ export const INTERNAL_HEADERS = {
   mode: "x-mode",
   keyId: "x-key-id",
   requestId: "x-request-id",
+  /** When the gateway received the request (ms since the epoch): a network's deadline runs from there. */
+  receivedAt: "x-received-at",
 } as const;
 
 export type Mode = "test" | "live";
@@ -30,4 +32,10 @@ export function requestContext(req: Request): RequestContext {
     keyId: req.header(INTERNAL_HEADERS.keyId),
     requestId: String(req.res?.getHeader(INTERNAL_HEADERS.requestId) ?? ""),
   };
+}
+
+/** When the request reached the platform: the gateway's time when it came through one, else this process's. */
+export function receivedAt(req: Request): number {
+  const given = Number(req.header(INTERNAL_HEADERS.receivedAt));
+  return Number.isSafeInteger(given) && given > 0 ? given : req.receivedAt;
 }

@@ -221,6 +221,19 @@ describe("no usable answer: the timeout default", () => {
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 10_000, held: 0 });
   });
 
+  it("the window runs from when the request reached the platform, not from when the engine got to it", async () => {
+    const as = newBusiness();
+    const card = await issueCard(h, as, { funds: 10_000 });
+    const arrivedAt = Date.now() - 3_000; // it queued for 3 s in front of the engine
+    const path = `/simulation/cards/${card.cardId}/request-authorization/capture`;
+    const started = Date.now();
+    const reply = await call(h, as, "POST", path, { amount: 1_000, channel: "online" }, { "x-received-at": String(arrivedAt) });
+    const request = h.events.find((e) => e.event === "card.authorization.request" && (e.data as { id: string }).id === reply.body.data.id)!;
+    expect(Date.parse(h.answerBy.get(request.metadata.event)!)).toBe(arrivedAt + 4_000);
+    expect(reply.body.data).toMatchObject({ status: "declined", statusReason: "timeout-error" });
+    expect(Date.now() - started).toBeLessThan(2_000); // decided at arrival + 4 s, about 1 s after it was created
+  });
+
   it("the deadline survives a restart: an engine stopped during the wait ends it with the default when it is back", async () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000, timeoutDefault: "approve" });

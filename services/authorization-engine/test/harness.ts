@@ -95,8 +95,8 @@ export type Business = Caller;
 export const newBusiness = (mode: Mode = "test"): Business => ({ businessId: newId("business"), mode });
 
 /** Calls the engine as the gateway does: internal token, business and mode headers. */
-export const call = (h: EngineHarness, as: Business, method: string, path: string, body?: unknown): Promise<Reply> =>
-  callService(h.url, INTERNAL, as, method, path, body);
+export const call = (h: EngineHarness, as: Business, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply> =>
+  callService(h.url, INTERNAL, as, method, path, body, headers);
 
 /** customers.v1 as the customer-service announces a new customer; returns its id. */
 export async function announceCustomer(h: EngineHarness, as: Business, name = "Ada Obi"): Promise<string> {

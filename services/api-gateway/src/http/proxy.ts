@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { Agent, request } from "undici";
-import { AppError, INTERNAL_HEADERS } from "@cardhold/platform";
+import { AppError, INTERNAL_HEADERS, receivedAt } from "@cardhold/platform";
 import type { Upstream } from "../routing";
 
 export interface ProxyOptions {
@@ -28,6 +28,7 @@ export function createProxy(opts: ProxyOptions) {
       [INTERNAL_HEADERS.mode]: caller.mode,
       [INTERNAL_HEADERS.keyId]: caller.keyId,
       [INTERNAL_HEADERS.requestId]: req.requestId,
+      [INTERNAL_HEADERS.receivedAt]: String(receivedAt(req)),
     };
     for (const name of PASSED_HEADERS) {
       const value = req.header(name);

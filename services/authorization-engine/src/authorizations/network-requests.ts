@@ -29,6 +29,8 @@ export interface NetworkRequest {
   reference?: string;
   amount: number;
   fees: number;
+  /** When the request reached the platform (default: now); the receiver's window runs from there, not from a queue. */
+  arrivedAt?: number;
 }
 
 /** The request was discarded (interface: card, customer or account inactive): nothing was created. */
@@ -107,7 +109,8 @@ export async function requestAuthorization(ctx: NetworkContext, scope: Scope, ca
     // Inserted at the same moment by a request with the same reference: that one stands.
     if (!inserted) return (await findByNetworkReference(tx, scope, card.id, request.reference!))!;
     const domain = toDomain(inserted);
-    const step = pre.outcome === "decline" ? declineByService(domain, pre.reason, pre.detail) : askReceiver(domain, now);
+    const askedAt = Math.min(now, request.arrivedAt ?? now);
+    const step = pre.outcome === "decline" ? declineByService(domain, pre.reason, pre.detail) : askReceiver(domain, askedAt);
     return carryOut(tx, scope, inserted, step, ledger);
   });
   // The request is committed with its event in the outbox but maybe not yet published: a crash here must lose nothing.

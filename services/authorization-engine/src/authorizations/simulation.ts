@@ -28,13 +28,14 @@ export function simulation(ctx: SimulationContext) {
   };
 
   return {
-    async check(scope: Scope, cardId: string, body: unknown) {
+    /** `arrivedAt`: when the network's request reached the platform; its 4-second window runs from there. */
+    async check(scope: Scope, cardId: string, body: unknown, arrivedAt?: number) {
       const request = validate(simulateCheckSchema, body);
-      return decided(scope, await requestAuthorization(ctx, scope, cardId, "check", { ...request, amount: 0, fees: 0 }));
+      return decided(scope, await requestAuthorization(ctx, scope, cardId, "check", { ...request, amount: 0, fees: 0, arrivedAt }));
     },
-    async capture(scope: Scope, cardId: string, body: unknown) {
+    async capture(scope: Scope, cardId: string, body: unknown, arrivedAt?: number) {
       const request = validate(simulateCaptureSchema, body);
-      return decided(scope, await requestAuthorization(ctx, scope, cardId, "capture", request));
+      return decided(scope, await requestAuthorization(ctx, scope, cardId, "capture", { ...request, arrivedAt }));
     },
     /** Capture (unless an approved authorization is named), then change its amount; a capture not approved stays as it is. */
     async updateCapture(scope: Scope, cardId: string, body: unknown) {

@@ -1,6 +1,6 @@
 import type { Express, NextFunction, Request, Response } from "express";
 import type { Db } from "@cardhold/db";
-import { forbidden, listResource, notFound, requestContext } from "@cardhold/platform";
+import { forbidden, listResource, notFound, receivedAt, requestContext } from "@cardhold/platform";
 import type { ExpandLoader } from "@cardhold/query";
 import { simulatePayIn } from "../accounts";
 import type { simulation } from "../authorizations/simulation";
@@ -46,7 +46,7 @@ export function simulationRoutes(app: Express, db: Db, sim: ReturnType<typeof si
   ] as const;
   for (const [path, run] of authorizationPaths) {
     app.post(`/simulation/cards/:id/request-authorization/${path}`, async (req, res) => {
-      res.json(ok(toAuthorizationRecord(await run(requestContext(req), req.params.id, req.body))));
+      res.json(ok(toAuthorizationRecord(await run(requestContext(req), req.params.id, req.body, receivedAt(req)))));
     });
   }
   app.post("/simulation/card-programs/:id/go-live", async (req, res) => {
