@@ -56,10 +56,12 @@ async function newBusiness(name = "Acme") {
 }
 
 describe("gateway", () => {
-  it("answers health, readiness, metrics, the OpenAPI document and the docs page without a key", async () => {
+  it("answers health, readiness, the OpenAPI document and the docs page without a key; metrics to the operator only", async () => {
     expect((await call("GET", "/health")).body).toMatchObject({ status: "ok" });
     expect((await call("GET", "/ready")).body).toMatchObject({ status: "ready" });
-    expect((await call("GET", "/metrics")).body).toContain("http_requests_total");
+    expect((await call("GET", "/metrics")).status).toBe(401);
+    expect((await call("GET", "/metrics", { key: platform.defaultBusiness.testKey })).status).toBe(401);
+    expect((await call("GET", "/metrics", { headers: { "x-operator-token": OPERATOR_TOKEN } })).body).toContain("http_requests_total");
     const doc = (await call("GET", "/openapi.json")).body;
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.paths["/customers"].post.requestBody).toBeDefined();
@@ -102,6 +104,20 @@ describe("gateway", () => {
     expect(badJson.body.code).toBe("invalid-json");
     const huge = await call("POST", "/customers", { key: testKey, raw: JSON.stringify({ name: "x".repeat(2_000_000) }) });
     expect(huge.status).toBe(413);
+  });
+
+  it("answers 400 to an absolute-form request line", async () => {
+    const { request } = await import("node:http");
+    const status = await new Promise<number>((resolve, reject) => {
+      const target = new URL(platform.url);
+      const req = request({ host: target.hostname, port: target.port, method: "GET", path: "http://example.test/customers" }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(400);
   });
 
   it("refuses a body nested 6,000 levels deep with 400 and keeps serving every tenant", async () => {

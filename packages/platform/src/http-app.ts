@@ -16,6 +16,11 @@ export interface HttpAppOptions {
   bodyLimit?: string;
   /** When set, every route except /health, /ready and /metrics requires this value in x-internal-token. */
   internalToken?: string;
+  /**
+   * Who may read /metrics: everyone (the default: services behind the gateway), or, on a public port, only a caller
+   * with this operator token in x-operator-token (`{ operatorToken: undefined }`: nobody, 404).
+   */
+  metricsAccess?: "open" | { operatorToken: string | undefined };
   readiness: Record<string, ReadinessCheck>;
   routes: (app: Express) => void;
 }
@@ -43,10 +48,12 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "extended");
+  app.use(refuseAbsoluteForm);
   app.use(requestIdAndMetrics(opts));
   app.get("/health", (_req, res) => res.json({ status: "ok", service: opts.name }));
   app.get("/ready", readinessHandler(opts.readiness));
-  app.get("/metrics", async (_req, res) => {
+  app.get("/metrics", async (req, res) => {
+    guardMetrics(req, opts.metricsAccess ?? "open");
     res.type(opts.metrics.registry.contentType).send(await opts.metrics.registry.metrics());
   });
   if (opts.internalToken) app.use(requireInternalToken(opts.internalToken));
@@ -88,6 +95,19 @@ function requestIdAndMetrics(opts: HttpAppOptions) {
     });
     next();
   };
+}
+
+/** `GET http://host/path` (a proxy's absolute form) is not a request for this server. */
+function refuseAbsoluteForm(req: Request, _res: Response, next: NextFunction) {
+  if (!req.url.startsWith("/")) throw new AppError(400, "invalid-request", "The request target must be a path (origin form), not an absolute URL");
+  next();
+}
+
+function guardMetrics(req: Request, access: NonNullable<HttpAppOptions["metricsAccess"]>) {
+  if (access === "open") return;
+  if (!access.operatorToken) throw new AppError(404, "not-found", "No route for GET /metrics");
+  const given = req.header("x-operator-token");
+  if (!given || !sameSecret(given, access.operatorToken)) throw new AppError(401, "unauthorized", "A valid X-Operator-Token header is required");
 }
 
 function requireInternalToken(token: string) {

@@ -44,6 +44,8 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
     logger: deps.logger,
     metrics: deps.metrics,
     bodyLimit: deps.bodyLimit,
+    // The gateway's port is public: its metrics describe every tenant's traffic, so only an operator reads them.
+    metricsAccess: { operatorToken: deps.operatorToken },
     readiness: { database: () => deps.db.ping(), bus: () => deps.bus.ready() },
     routes: (app) => {
       app.get("/openapi.json", (_req, res) => void res.json(doc));
