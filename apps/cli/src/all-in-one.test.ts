@@ -106,6 +106,23 @@ describe("gateway", () => {
     expect(huge.status).toBe(413);
   });
 
+  it("answers 404 for unknown customer and webhook ids at once, also 200 in parallel", async () => {
+    const { testKey } = platform.defaultBusiness;
+    const started = Date.now();
+    const unknown = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        call("POST", "/card-programs", {
+          key: testKey,
+          body: { name: "P", network: "verve", type: "virtual", currency: "NGN", authorization: { webhook: `wh.1111111111111111${(i % 9) + 1}` } },
+        }),
+      ),
+    );
+    expect(new Set(unknown.map((r) => r.status))).toEqual(new Set([404]));
+    const account = await call("POST", "/accounts", { key: testKey, body: { type: "customer", customer: "cus.11111111111111111", currency: "NGN", name: "x" } });
+    expect([400, 404]).toContain(account.status);
+    expect(Date.now() - started).toBeLessThan(2_500); // each used to wait 3 s for a projection
+  });
+
   it("answers 400 to an absolute-form request line", async () => {
     const { request } = await import("node:http");
     const status = await new Promise<number>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { handleOnce, type Bus } from "@cardhold/bus";
+import { mayStillArrive } from "./ids";
 import { customerChangedMessage, TOPICS } from "@cardhold/contracts";
 import { migrate, type Db, type Queryable } from "@cardhold/db";
 import { scopedResource, type ExpandLoader } from "@cardhold/query";
@@ -64,6 +65,9 @@ export interface ProjectedCustomer {
   record: Record<string, unknown> | null;
 }
 
+/** How long after a customer is made its customers.v1 message may still be on its way to a projection. */
+const PROJECTION_LAG_MS = 10_000;
+
 /**
  * Reads customers from a projection. The projection follows customers.v1 a moment behind the customer-service, so a
  * customer created just now may not be there yet: with `waitMs`, a miss is looked up again until it appears or the
@@ -82,9 +86,19 @@ export async function findProjectedCustomers(
       `SELECT id, name, status, record FROM ${schema}.customers WHERE id = ANY($1::text[]) AND business_id = $2 AND mode = $3`,
       [ids, scope.businessId, scope.mode],
     );
-    if (rows.length === new Set(ids).size || Date.now() >= deadline) return rows;
+    const found = new Set(rows.map((r) => r.id));
+    const missing = [...new Set(ids)].filter((id) => !found.has(id));
+    // Wait only for ids made moments ago (their customers.v1 message may be in flight) and not another business's.
+    if (missing.length === 0 || Date.now() >= deadline || !(await mayStillBeProjected(db, schema, missing))) return rows;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+async function mayStillBeProjected(db: Queryable, schema: string, missing: string[]): Promise<boolean> {
+  const recent = missing.filter((id) => mayStillArrive(id, PROJECTION_LAG_MS));
+  if (recent.length === 0) return false;
+  const { rows } = await db.query(`SELECT id FROM ${schema}.customers WHERE id = ANY($1::text[])`, [recent]);
+  return rows.length < recent.length; // an id projected already is another business's (or mode's): no wait
 }
 
 /**

@@ -72,3 +72,21 @@ export function isId(kind: IdKind, value: unknown): value is string {
   const prefix = ID_PREFIXES[kind];
   return value.startsWith(prefix) && BODY.test(value.slice(prefix.length));
 }
+
+/** When an id was made (ms since the epoch, from its time-ordered body), or undefined for text that is not one. */
+export function idTime(id: string): number | undefined {
+  const body = id.slice(-(TIME_CHARS + RANDOM_CHARS));
+  if (!BODY.test(body)) return undefined;
+  let time = 0;
+  for (const char of body.slice(0, TIME_CHARS)) time = time * 58 + ALPHABET.indexOf(char);
+  return time;
+}
+
+/**
+ * Whether a resource with this id could still be on its way to a projection (made in the last `windowMs`): only
+ * then is it worth waiting for it. An unknown id that is not recent, or not an id at all, is simply not there.
+ */
+export function mayStillArrive(id: string, windowMs: number, now = Date.now()): boolean {
+  const made = idTime(id);
+  return made !== undefined && made > now - windowMs && made < now + 1_000;
+}

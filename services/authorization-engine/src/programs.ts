@@ -1,6 +1,6 @@
 import { programRequestSchema, type ProgramRequest } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
-import { newId, notFound, stateConflict, validate } from "@cardhold/platform";
+import { mayStillArrive, newId, notFound, stateConflict, validate } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import { requireMoneyAccount } from "./accounts";
 import { toProgramRecord } from "./records";
@@ -15,7 +15,8 @@ async function requireWebhook(db: Db, scope: Scope, id: string): Promise<void> {
   for (;;) {
     const { rowCount } = await db.query("SELECT 1 FROM engine.webhooks WHERE id = $1 AND business_id = $2 AND mode = $3", [id, scope.businessId, scope.mode]);
     if (rowCount) return;
-    if (Date.now() >= deadline) throw notFound("Webhook", id);
+    // Only a webhook made moments ago can still be on its way here on webhooks.v1.
+    if (Date.now() >= deadline || !mayStillArrive(id, 10_000)) throw notFound("Webhook", id);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -82,7 +82,21 @@ describe("ledger invariants under concurrent authorizations (property)", () => {
         const spentFromCard = transactions.filter((t) => t.type !== "reversal").reduce((sum, t) => sum + t.amount + t.fees, 0);
         expect(account.ledger).toBe(funds + spentFromCard);
       }),
-      { numRuns: 25 },
+      {
+        numRuns: 25,
+        // One run that surely walks every path the check below asks for; the random runs add the interleavings.
+        examples: [[
+          50_000,
+          [
+            { amount: 1_000, fees: 10, capture: "approve", then: { kind: "update", amount: 2_000, answer: "approve" } },
+            { amount: 1_000, fees: 10, capture: "approve", then: { kind: "update", amount: 3_000, answer: "decline" } },
+            { amount: 1_000, fees: 10, capture: "approve", then: { kind: "reverse" } },
+            { amount: 1_000, fees: 10, capture: "error", then: { kind: "none" } },
+            { amount: 1_000, fees: 10, capture: "decline", then: { kind: "none" } },
+            { amount: 90_000, fees: 0, capture: "approve", then: { kind: "none" } },
+          ],
+        ]],
+      },
     );
     for (const path of [
       "capture approved", "capture declined system-response insufficient-funds", "capture declined direct-response insufficient-funds",
