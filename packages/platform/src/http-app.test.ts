@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { AppError, notFound } from "./errors";
@@ -75,6 +76,24 @@ describe("http app", () => {
       const tooLarge = await post(`${url}/echo`, JSON.stringify({ b: "x".repeat(2000) }));
       expect(((await tooLarge.json()) as { message: string }).message).toBe("Request body is larger than the limit of 1kb");
       expect((await post(`${url}/echo`, JSON.stringify({ a: 1, b: "ok" }))).status).toBe(200);
+    });
+  });
+
+  it("answers 400, never 500, to a NUL character or a body that does not match its Content-Encoding", async () => {
+    await withApp(undefined, async (url) => {
+      const nul = await post(`${url}/echo`, '{"a":1,"b":"x\\u0000y"}');
+      expect(nul.status).toBe(400);
+      expect(((await nul.json()) as { message: string }).message).toContain("NUL");
+      for (const encoding of ["gzip", "deflate", "br"]) {
+        const garbled = await post(`${url}/echo`, '{"a":1,"b":"x"}', { "content-encoding": encoding });
+        expect(garbled.status).toBe(400);
+      }
+      const gzipped = await fetch(`${url}/echo`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-encoding": "gzip" },
+        body: gzipSync('{"a":1,"b":"x"}'),
+      });
+      expect(gzipped.status).toBe(200);
     });
   });
 

@@ -64,9 +64,15 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       type: () => true,
       verify: (req, _res, buf) => {
         if (jsonTextDepth(buf) > MAX_JSON_DEPTH) throw Object.assign(new Error("JSON nested too deep"), { type: TOO_DEEP_TYPE });
+        // PostgreSQL text cannot hold U+0000: refuse it here rather than fail deep inside a service.
+        if (buf.includes(NUL_ESCAPE)) throw Object.assign(new Error("NUL character"), { type: NUL_TYPE });
         (req as Request).rawBody = buf;
       },
     }),
+  );
+  // Whatever else fails while the body is read (a gzip or br body that does not decode …) is the client's body.
+  app.use((err: unknown, _req: Request, _res: Response, next: NextFunction) =>
+    next(toAppError(err, bodyLimit) ?? new AppError(400, "invalid-body", "Request body could not be read: check its Content-Encoding")),
   );
   opts.routes(app);
   app.use((req: Request) => {
@@ -153,6 +159,8 @@ export function errorHandler(logger: Logger, bodyLimit = "1mb") {
 }
 
 const TOO_DEEP_TYPE = "entity.too.deep";
+const NUL_TYPE = "entity.nul.character";
+const NUL_ESCAPE = Buffer.from("\\u0000");
 
 function toAppError(err: unknown, bodyLimit: string): AppError | undefined {
   if (err instanceof AppError) return err;
@@ -164,6 +172,8 @@ function toAppError(err: unknown, bodyLimit: string): AppError | undefined {
     return new AppError(400, "invalid-json", `Request body nests objects and arrays deeper than the limit of ${MAX_JSON_DEPTH} levels`);
   }
   if (parserError?.type === "entity.parse.failed") return new AppError(400, "invalid-json", "Request body is not valid JSON");
+  if (parserError?.type === NUL_TYPE) return new AppError(400, "invalid-json", "Strings must not contain the NUL character (\\u0000)");
+
   if (parserError?.type === "encoding.unsupported" || parserError?.type === "charset.unsupported") {
     return new AppError(415, "unsupported-media-type", "Request body encoding is not supported");
   }
