@@ -1,6 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
-import { customerProjection, prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import type { NextFunction, Request, Response } from "express";
+import { AppError, customerProjection, prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { LedgerError } from "./domain/ledger";
 import { createDecisionWaiters } from "./authorizations/decision-waiters";
 import { simulation } from "./authorizations/simulation";
 import { createCardVault } from "./card-vault";
@@ -49,6 +51,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
     accountRoutes(app, deps.db, loaders);
     authorizationRoutes(app, deps.db, loaders);
     simulationRoutes(app, deps.db, sim);
+    app.use(ledgerRefusals);
   });
   return {
     name: NAME,
@@ -68,4 +71,12 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
       await relay.stop();
     },
   };
+}
+
+/** A movement the ledger refuses is the request's fault (too much money, or not enough): 422 with the reason. */
+function ledgerRefusals(err: unknown, _req: Request, _res: Response, next: NextFunction) {
+  if (err instanceof LedgerError && (err.code === "balance-limit" || err.code === "insufficient-funds")) {
+    return next(new AppError(422, err.code, err.message));
+  }
+  next(err);
 }

@@ -135,6 +135,19 @@ async function numberOf(as: ReturnType<typeof newBusiness>, accountId: string): 
 }
 
 describe("accounts and pay-ins", () => {
+  it("refuses money beyond the balance limit with 422, and the account and its list keep answering", async () => {
+    const as = newBusiness();
+    const main = await call(h, as, "POST", "/accounts", { name: "Big", currency: "USD", type: "main", depositChannels: ["bank-account"], reference: "big" });
+    const accountNumber = main.body.data.depositChannels[0].accountNumber;
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push((await call(h, as, "POST", "/simulation/payments/pay-in", { accountNumber, amount: 10 ** 15, reference: `big-${i}` })).status);
+    expect(answers).toEqual([200, ...Array(9).fill(422)]);
+    expect(await balanceOf(h, as, main.body.data.id)).toMatchObject({ available: 10 ** 15 });
+    expect((await call(h, as, "GET", "/accounts")).status).toBe(200);
+    const over = await call(h, as, "POST", "/simulation/payments/pay-in", { accountNumber, amount: 10 ** 15 + 1, reference: "over" });
+    expect(over.status).toBe(400);
+  });
+
   it("opens main, sub and virtual accounts; a pay-in to a virtual account lands in its settlement account", async () => {
     const as = newBusiness();
     const customer = await announceCustomer(h, as);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { available, hold, LedgerError, post, release, transfer, type AccountRole, type Balance, type LedgerAccount } from "./ledger";
+import { available, hold, LedgerError, MAX_BALANCE, post, release, transfer, type AccountRole, type Balance, type LedgerAccount } from "./ledger";
 
 const account = (role: AccountRole, posted = 0, held = 0): LedgerAccount => ({ role, balance: { posted, held } });
 
@@ -66,5 +66,16 @@ describe("ledger rules", () => {
       }),
       { numRuns: 1_000 },
     );
+  });
+});
+
+describe("the balance limit", () => {
+  it("refuses a credit that would take a funded account past it, not a clearing account", () => {
+    const accounts = new Map<string, LedgerAccount>([
+      ["main", { role: "customer" as AccountRole, balance: { posted: MAX_BALANCE - 1, held: 0 } }],
+      ["clearing", { role: "network-clearing" as AccountRole, balance: { posted: 0, held: 0 } }],
+    ]);
+    expect(post(accounts, transfer("clearing", "main", 1)).get("main")!.posted).toBe(MAX_BALANCE);
+    expect(() => post(accounts, transfer("clearing", "main", 2))).toThrow(expect.objectContaining({ code: "balance-limit" }));
   });
 });

@@ -30,7 +30,7 @@ export interface Entry {
 
 export class LedgerError extends Error {
   constructor(
-    readonly code: "unbalanced" | "insufficient-funds" | "invalid-amount" | "hold-exceeded",
+    readonly code: "unbalanced" | "insufficient-funds" | "invalid-amount" | "hold-exceeded" | "balance-limit",
     message: string,
   ) {
     super(message);
@@ -39,6 +39,12 @@ export class LedgerError extends Error {
 }
 
 export const available = (b: Balance) => b.posted - b.held;
+
+/**
+ * The most an account may hold (minor units): 10^15, so that any sum of a few balances stays an exact integer in a
+ * JavaScript number (2^53 ≈ 9·10^15) and in every report that adds them up.
+ */
+export const MAX_BALANCE = 1_000_000_000_000_000;
 
 /** Accounts that must never be spent below zero; clearing and external accounts mirror the outside world. */
 export const mustStayFunded = (role: AccountRole) => role !== "network-clearing" && role !== "external";
@@ -98,6 +104,9 @@ export function post(accounts: Map<string, LedgerAccount>, entries: Entry[], rel
   for (const [id, balance] of next) {
     if (mustStayFunded(accounts.get(id)!.role) && available(balance) < 0) {
       throw new LedgerError("insufficient-funds", `insufficient funds: account ${id} would have ${available(balance)} available`);
+    }
+    if (mustStayFunded(accounts.get(id)!.role) && balance.posted > MAX_BALANCE) {
+      throw new LedgerError("balance-limit", `account ${id} would hold ${balance.posted}, more than the limit of ${MAX_BALANCE} minor units`);
     }
   }
   return next;
