@@ -32,7 +32,7 @@ async function call(method: string, path: string, opts: { key?: string; body?: u
 }
 
 const fixture = async () =>
-  JSON.parse(await readFile(new URL("../../../../shared/fixtures/customer-create-response.json", import.meta.url), "utf8")).data;
+  JSON.parse(await readFile(new URL("../../../test/fixtures/customer-create-response.json", import.meta.url), "utf8")).data;
 
 async function customerBody(reference: string) {
   const record = await fixture();

@@ -6,7 +6,7 @@ import { createReceiver, type Handlers } from "./receiver.js";
 import { memoryDeliveryStore, type DeliverySession, type DeliveryStore } from "./store.js";
 
 const KEY = "delivery-test-signing-key";
-const FIXTURES = new URL("../../../../shared/fixtures/", import.meta.url);
+const FIXTURES = new URL("../../../test/fixtures/", import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, FIXTURES), "utf8");
 const sign = (body: string, key = KEY) => createHmac("sha512", key).update(body).digest("hex");
 

@@ -6,7 +6,7 @@ import { parseEvent, UnsupportedEvent, type CardholdEvent } from "./events.js";
 import { createReceiver, type Handlers } from "./receiver.js";
 import { memoryDeliveryStore } from "./store.js";
 
-const FIXTURES = new URL("../../../../shared/fixtures/", import.meta.url);
+const FIXTURES = new URL("../../../test/fixtures/", import.meta.url);
 const TEST_KEY = "test-mode-signing-key-0123456789";
 const LIVE_KEY = "live-mode-signing-key-0123456789";
 const sign = (body: string, key: string) => createHmac("sha512", key).update(body).digest("hex");

@@ -10,7 +10,7 @@ import { createReceiver } from "./receiver.js";
 import { verifySignature } from "./signature.js";
 import { memoryDeliveryStore } from "./store.js";
 
-const FIXTURES = new URL("../../../../shared/fixtures/", import.meta.url);
+const FIXTURES = new URL("../../../test/fixtures/", import.meta.url);
 const KEY = "receiver-test-signing-key";
 const sign = (body: string, key = KEY) => createHmac("sha512", key).update(body).digest("hex");
 const fixture = (name: string) => readFileSync(new URL(name, FIXTURES), "utf8");

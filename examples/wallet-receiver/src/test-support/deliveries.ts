@@ -4,7 +4,7 @@ import pg from "pg";
 
 /** Signed deliveries as the platform sends them, built from the shared fixtures or from synthetic events. */
 export const SIGNING_KEY = "wallet-receiver-test-signing-key";
-const FIXTURES = new URL("../../../../../shared/fixtures/", import.meta.url);
+const FIXTURES = new URL("../../../../test/fixtures/", import.meta.url);
 
 export const sign = (body: string, key = SIGNING_KEY) => createHmac("sha512", key).update(body).digest("hex");
 export const fixture = (name: string): string => readFileSync(new URL(name, FIXTURES), "utf8");
