@@ -98,25 +98,30 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const inFlight = new Set<Promise<void>>();
   let lastReclaim = 0;
 
+  /** The attempt, the delivery's next step and the event's status; a decision's answer goes out with them. */
   const record = async (c: ClaimedDelivery, url: string, startedAt: Date, result: SendResult) => {
-    const decision = c.policy === "decision";
+    const attempt: AttemptOutcome = {
+      deliveryId: c.id, eventId: c.event_id, attemptNo: c.attempts, trigger: c.trigger, url, startedAt,
+      httpStatus: result.httpStatus, latencyMs: result.latencyMs, responseExcerpt: result.body?.slice(0, 1024) ?? null,
+      error: result.errorDetail,
+    };
+    const sole = c.event_deliveries === 1;
+    if (c.policy === "notification" && sole) {
+      // The common case is one statement, committed on its own.
+      return recordAttempt({ query: db.bookkeeping }, attempt, nextStepAfter(c, startedAt, result, schedule), true);
+    }
     await db.tx(async (tx) => {
-      const attempt: AttemptOutcome = {
-        deliveryId: c.id, eventId: c.event_id, attemptNo: c.attempts, trigger: c.trigger, url, startedAt,
-        httpStatus: result.httpStatus, latencyMs: result.latencyMs, responseExcerpt: result.body?.slice(0, 1024) ?? null,
-        error: result.errorDetail,
-      };
-      if (decision) {
-        await recordAttempt(tx, attempt, { status: isDelivered(result.httpStatus) ? "delivered" : "failed" });
+      if (c.policy === "decision") {
+        await recordAttempt(tx, attempt, { status: isDelivered(result.httpStatus) ? "delivered" : "failed" }, sole);
         await enqueueDecision(
           tx,
           { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode },
           { httpStatus: result.httpStatus, body: parseJson(result.body), latencyMs: result.latencyMs, error: result.error },
         );
       } else await recordAttempt(tx, attempt, nextStepAfter(c, startedAt, result, schedule));
-      await refreshEventStatus(tx, c.event_id);
+      if (!sole) await refreshEventStatus(tx, c.event_id);
     }, BOOKKEEPING);
-    if (decision) relay.wake();
+    if (c.policy === "decision") relay.wake();
   };
 
   const deliver = async (c: ClaimedDelivery) => {

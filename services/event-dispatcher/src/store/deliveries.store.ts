@@ -16,6 +16,8 @@ export interface ClaimedDelivery {
   signing_key: string | null;
   event_created_at: Date;
   answer_by: Date | null;
+  /** How many webhooks the event goes to (usually one). */
+  event_deliveries: number;
 }
 
 /**
@@ -47,7 +49,8 @@ export async function claimDueDeliveries(
          FROM due WHERE d.id = due.id
        RETURNING d.*)
      SELECT c.id, c.event_id, c.webhook_id, c.resource_id, c.policy, c.attempts, c.trigger, c.first_attempt_at,
-            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, w.url, w.signing_key
+            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, w.url, w.signing_key,
+            (SELECT count(*)::int FROM dispatcher.deliveries x WHERE x.event_id = c.event_id) AS event_deliveries
        FROM claimed c
        JOIN dispatcher.events e ON e.id = c.event_id
        LEFT JOIN dispatcher.webhooks w ON w.id = c.webhook_id`,
@@ -111,19 +114,24 @@ export interface AttemptOutcome {
 /** Where a delivery goes after an attempt: done (delivered or failed for good), or due again at a time. */
 export type NextStep = { status: "delivered" | "failed" } | { status: "pending"; at: Date };
 
-/** The attempt's row and the delivery's next step, in one statement. */
-export async function recordAttempt(db: Queryable, a: AttemptOutcome, next: NextStep): Promise<void> {
+/**
+ * The attempt's row and the delivery's next step, in one statement. When the delivery is its event's only one, the
+ * event's status is the delivery's and is set in the same statement; otherwise call refreshEventStatus after it.
+ */
+export async function recordAttempt(db: Queryable, a: AttemptOutcome, next: NextStep, soleDeliveryOfEvent = false): Promise<void> {
   await db.query(
     `WITH attempt AS (
        INSERT INTO dispatcher.attempts
          (delivery_id, event_id, attempt_no, trigger, url, started_at, http_status, latency_ms, response_excerpt, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10))
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)),
+     event AS (
+       UPDATE dispatcher.events SET status = $11 WHERE id = $2 AND $13::boolean)
      UPDATE dispatcher.deliveries
         SET status = $11, claimed_until = NULL, updated_at = now(),
             trigger = CASE WHEN $11 = 'pending' THEN 'scheduled' ELSE trigger END,
             next_attempt_at = COALESCE($12, next_attempt_at)
       WHERE id = $1`,
     [a.deliveryId, a.eventId, a.attemptNo, a.trigger, a.url, a.startedAt, a.httpStatus, a.latencyMs, a.responseExcerpt, a.error,
-      next.status, next.status === "pending" ? next.at : null],
+      next.status, next.status === "pending" ? next.at : null, soleDeliveryOfEvent],
   );
 }
