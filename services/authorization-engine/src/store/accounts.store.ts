@@ -122,12 +122,24 @@ export async function settlementAccount(db: Queryable, scope: Scope, currency: s
   return oneAccountPerCurrency(db, scope, { role: "settlement", type: "main", name: `Settlement account (${currency})`, currency, depositChannel: true });
 }
 
+/**
+ * Ids of the one-per-currency accounts found committed: they never change or go away, so a capture need not look its
+ * clearing account up again. A row the current transaction inserted is not cached (it may roll back). Bounded by
+ * businesses × modes × currencies × roles.
+ */
+const knownAccounts = new Map<string, string>();
+
 async function oneAccountPerCurrency(db: Queryable, scope: Scope, a: NewAccount): Promise<string> {
+  const cacheKey = `${scope.businessId}:${scope.mode}:${a.currency}:${a.role}`;
+  const known = knownAccounts.get(cacheKey);
+  if (known) return known;
   const find = async () => {
-    const { rows } = await db.query<{ id: string }>(
-      `SELECT id FROM engine.accounts WHERE business_id = $1 AND mode = $2 AND currency = $3 AND role = $4`,
+    const { rows } = await db.query<{ id: string; ours: boolean | null }>(
+      `SELECT id, xmin = pg_current_xact_id_if_assigned()::xid AS ours FROM engine.accounts
+        WHERE business_id = $1 AND mode = $2 AND currency = $3 AND role = $4`,
       [scope.businessId, scope.mode, a.currency, a.role],
     );
+    if (rows[0] && rows[0].ours !== true) knownAccounts.set(cacheKey, rows[0].id); // not this open transaction's own row
     return rows[0]?.id;
   };
   // Created at the same moment by another transaction: the insert does nothing and that one is found.
