@@ -43,7 +43,7 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
       const decided = await opts.db.tx((tx) => applyOverdueDefaults(tx, graceMs, BATCH, Date.now()));
       if (decided.length > 0) {
         opts.relay.wake();
-        opts.waiters.decided(decided.map((row) => row.id));
+        opts.waiters.decided(decided);
       }
       if (decided.length === BATCH) return true;
       armFor(await nextDeadline(opts.db));

@@ -17,7 +17,7 @@ export interface SimulationContext extends NetworkContext {
  * and answers with the authorization once it is decided, as a network waits for its answer.
  */
 export function simulation(ctx: SimulationContext) {
-  const decided = (scope: Scope, row: AuthorizationRow) => ctx.waiters.until(scope, row.id, DECISION_WINDOW_MS + ctx.sweeperGraceMs + 5_000);
+  const decided = (scope: Scope, row: AuthorizationRow) => ctx.waiters.until(scope, row, DECISION_WINDOW_MS + ctx.sweeperGraceMs + 5_000);
 
   /** The approved capture to change or reverse: the one named (it must be this card's), or a new one. */
   const captureFirst = async (scope: Scope, cardId: string, body: Omit<NetworkRequest, "amount"> & { amount?: number; authorization?: string }) => {

@@ -5,6 +5,7 @@ import type { Db } from "@cardhold/db";
 import { applyDecision } from "../authorizations/decisions";
 import type { DecisionWaiters } from "../authorizations/decision-waiters";
 import { SCHEMA } from "../store/accounts.store";
+import type { AuthorizationRow } from "../store/authorizations.store";
 
 /** decisions.v1 → the receiver's answers (or why none came) applied to the authorizations waiting for them. */
 export function subscribeToDecisions(deps: { db: Db; bus: Bus; logger: Logger; relay: Pick<OutboxRelay, "wake">; waiters: DecisionWaiters }) {
@@ -15,9 +16,9 @@ export function subscribeToDecisions(deps: { db: Db; bus: Bus; logger: Logger; r
     handler: async (message) => {
       const parsed = decisionAnsweredMessage.safeParse(message.value);
       if (!parsed.success) return deps.logger.error({ messageId: message.id }, "skipping malformed decisions.v1 message");
-      let decided: string | undefined;
+      let decided: AuthorizationRow | undefined;
       await handleOnce(deps.db, SCHEMA, consumer, message, async (tx) => {
-        decided = (await applyDecision(tx, parsed.data.data, Date.now()))?.id;
+        decided = (await applyDecision(tx, parsed.data.data, Date.now())) ?? undefined;
       });
       if (decided) {
         deps.relay.wake();
