@@ -10,6 +10,7 @@ import {
 import { businessUseCases, type BusinessUseCases } from "./businesses";
 import { adminRoutes } from "./http/admin-routes";
 import { authenticate } from "./http/authenticate";
+import { authorize } from "./http/authorize";
 import { logsRoutes } from "./http/logs-routes";
 import { createProxy } from "./http/proxy";
 import { requestLog } from "./http/request-log";
@@ -34,7 +35,7 @@ export interface GatewayService extends Service {
 export async function createService(deps: GatewayDeps): Promise<GatewayService> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
-  const businesses = businessUseCases(deps.db, relay);
+  const businesses = businessUseCases(deps.db, relay, deps.logger);
   const proxy = createProxy({ upstreams: deps.upstreams, internalToken: deps.internalToken });
   const doc = openApiDocument();
   const page = docsPage(doc);
@@ -51,7 +52,7 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
       app.get("/openapi.json", (_req, res) => void res.json(doc));
       app.get("/docs", (_req, res) => void res.type("html").send(page));
       adminRoutes(app, businesses, deps.operatorToken);
-      app.use(authenticate(businesses), requestLog(deps.db, deps.logger));
+      app.use(authenticate(businesses), requestLog(deps.db, deps.logger), authorize());
       logsRoutes(app, deps.db);
       app.use(async (req, res) => {
         const owner = ownerOf(req.path);

@@ -22,7 +22,17 @@ export function adminRoutes(app: Express, businesses: BusinessUseCases, operator
     res.status(201).json({ code: "success", data: await businesses.createBusiness(req.body) });
   });
 
+  app.get("/admin/businesses/:id/keys", guard, async (req, res) => {
+    res.json({ code: "success", data: await businesses.listKeys(req.params.id as string) });
+  });
+
+  /** The key's secret is in this answer only. */
   app.post("/admin/businesses/:id/keys", guard, async (req, res) => {
     res.status(201).json({ code: "success", data: await businesses.createKey(req.params.id as string, req.body) });
+  });
+
+  /** Revokes (idempotent): 401 on this gateway at once, on every gateway within a second. */
+  app.delete("/admin/businesses/:id/keys/:keyId", guard, async (req, res) => {
+    res.json({ code: "success", data: await businesses.revokeKey(req.params.id as string, req.params.keyId as string) });
   });
 }

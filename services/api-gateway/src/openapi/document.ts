@@ -26,6 +26,7 @@ const errorResponse = (description: string) => jsonResponse(description, respons
 const commonErrors = {
   "400": errorResponse("Invalid input; `errors` lists every bad field"),
   "401": errorResponse("Missing or invalid secret key"),
+  "403": errorResponse("A restricted key lacks the permission this request needs (named in the message)"),
 };
 
 const idParameter = { name: "id", in: "path", required: true, schema: { type: "string" } };
@@ -135,12 +136,27 @@ export function openApiDocument(): Json {
         },
       },
       "/admin/businesses/{id}/keys": {
+        get: {
+          summary: "List a business's secret keys (never the secret or its hash); permissions null is full access",
+          security: [{ operatorToken: [] }],
+          parameters: [idParameter],
+          responses: { "200": { description: "The keys, newest first, revoked ones included" }, ...commonErrors, "404": errorResponse("Unknown business") },
+        },
         post: {
-          summary: "Create another secret key (test or live) for a business",
+          summary: "Create another secret key (test or live) for a business, full access or restricted to permissions",
+          description: "permissions: read (GET except card secrets), write (every other method), card-secrets (GET /cards/:id/secrets).",
           security: [{ operatorToken: [] }],
           parameters: [idParameter],
           requestBody: jsonBody(requestSchema(createKeySchema)),
           responses: { "201": { description: "The key, shown once" }, ...commonErrors, "404": errorResponse("Unknown business") },
+        },
+      },
+      "/admin/businesses/{id}/keys/{keyId}": {
+        delete: {
+          summary: "Revoke a secret key (idempotent); it answers 401 on every gateway within a second",
+          security: [{ operatorToken: [] }],
+          parameters: [idParameter, { name: "keyId", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "200": { description: "The revoked key" }, ...commonErrors, "404": errorResponse("Unknown business or key") },
         },
       },
     },

@@ -3,12 +3,6 @@ import { scopedResource } from "@cardhold/query";
 
 export const SCHEMA = "gateway";
 
-export interface ApiKeyRow {
-  id: string;
-  business_id: string;
-  mode: "test" | "live";
-}
-
 export async function insertBusiness(db: Queryable, b: { id: string; name: string; webhookUrl: string; createdAt: Date }) {
   await db.query(
     "INSERT INTO gateway.businesses (id, name, default_webhook_url, created_at) VALUES ($1, $2, $3, $4)",
@@ -19,24 +13,6 @@ export async function insertBusiness(db: Queryable, b: { id: string; name: strin
 export async function businessExists(db: Queryable, id: string): Promise<boolean> {
   const { rowCount } = await db.query("SELECT 1 FROM gateway.businesses WHERE id = $1", [id]);
   return rowCount === 1;
-}
-
-export async function insertApiKey(
-  db: Queryable,
-  k: { id: string; businessId: string; mode: string; hash: string; last4: string },
-) {
-  await db.query(
-    "INSERT INTO gateway.api_keys (id, business_id, mode, key_hash, last4) VALUES ($1, $2, $3, $4, $5)",
-    [k.id, k.businessId, k.mode, k.hash, k.last4],
-  );
-}
-
-export async function findActiveKey(db: Queryable, hash: string): Promise<ApiKeyRow | undefined> {
-  const { rows } = await db.query<ApiKeyRow & Record<string, unknown>>(
-    "SELECT id, business_id, mode FROM gateway.api_keys WHERE key_hash = $1 AND revoked_at IS NULL",
-    [hash],
-  );
-  return rows[0];
 }
 
 /** API keys as a related resource of request logs (`expand=apiKey`); never includes the key or its hash. */

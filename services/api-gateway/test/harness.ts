@@ -1,0 +1,101 @@
+import express from "express";
+import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
+import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
+import { createLogger, createMetrics, listen, type Listening } from "@cardhold/platform";
+import { UPSTREAMS, type Upstream } from "../src/routing";
+import { createService, type GatewayService } from "../src/service";
+
+export const INTERNAL = "internal-token-for-gateway-tests";
+export const OPERATOR = "operator-token-for-gateway-tests";
+
+/** What the services behind the gateway were asked. */
+export interface Forwarded {
+  method: string;
+  url: string;
+  keyId: string | undefined;
+}
+
+export interface Gateway {
+  service: GatewayService;
+  url: string;
+}
+
+export interface Harness {
+  pg: TestDatabase;
+  /** The SQL text of every statement the gateways sent. */
+  statements: string[];
+  /** Two gateway instances on one database, as in the distributed mode. */
+  gateways: [Gateway, Gateway];
+  forwarded: Forwarded[];
+  stop(): Promise<void>;
+}
+
+/**
+ * One stand-in for every service behind the gateway: records what reached it and answers 200 (201 for a POST);
+ * `GET /cards/:id/secrets` answers a made-up PAN and CVV.
+ */
+function fakeUpstream(forwarded: Forwarded[]) {
+  const app = express();
+  app.use((req, res) => {
+    forwarded.push({ method: req.method, url: req.originalUrl, keyId: req.header("x-key-id") });
+    if (/^\/cards\/[^/]+\/secrets$/i.test(req.path)) {
+      res.json({ code: "success", data: { pan: "5061000000000001", cvv: "123" } });
+      return;
+    }
+    res.status(req.method === "POST" ? 201 : 200).json({ code: "success", data: {} });
+  });
+  return app;
+}
+
+/** The gateway in-process twice over one embedded-Postgres database, in front of a fake upstream. */
+export async function startHarness(): Promise<Harness> {
+  const logger = createLogger("api-gateway", "silent");
+  const pg = await createTestDatabase();
+  const statements: string[] = [];
+  const db = new Proxy(pg.db, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== "query" || typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (typeof args[0] === "string") statements.push(args[0]);
+        return Reflect.apply(value, target, args);
+      };
+    },
+  });
+  const bus: MemoryBus = createMemoryBus({ logger });
+  const forwarded: Forwarded[] = [];
+  const upstream = await listen(fakeUpstream(forwarded), 0);
+  const upstreams = Object.fromEntries(UPSTREAMS.map((u) => [u, upstream.url])) as Record<Upstream, string>;
+  const listening: Listening[] = [];
+  const start = async (): Promise<Gateway> => {
+    const service = await createService({
+      db,
+      bus,
+      logger,
+      metrics: createMetrics("api-gateway", false),
+      internalToken: INTERNAL,
+      operatorToken: OPERATOR,
+      upstreams,
+    });
+    await service.start();
+    const http = await listen(service.app, 0);
+    listening.push(http);
+    return { service, url: http.url };
+  };
+  const first = await start();
+  const second = await start();
+  return {
+    pg,
+    statements,
+    gateways: [first, second],
+    forwarded,
+    async stop() {
+      for (const http of listening) await http.close();
+      await first.service.stop();
+      await second.service.stop();
+      await upstream.close();
+      await bus.stop();
+      await pg.stop();
+    },
+  };
+}
