@@ -16,7 +16,7 @@ import {
   type Service,
   type ServiceDeps,
 } from "@cardhold/platform";
-import { ensureCardDataKey } from "./card-data-key";
+import { ensureCardDataKey, ensureSecretsKey } from "./card-data-key";
 import { lockDataDir } from "./data-dir";
 import { ensureDefaultBusiness, type DefaultBusiness } from "./default-business";
 
@@ -32,6 +32,8 @@ export interface AllInOneOptions {
   operatorToken?: string;
   /** Connections per service's pool (default 8). */
   poolSize?: number;
+  /** Where every service's log lines go (default stdout); tests capture them. */
+  logDestination?: Parameters<typeof createLogger>[2];
 }
 
 export interface AllInOne {
@@ -55,7 +57,7 @@ export interface AllInOne {
  */
 export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOne> {
   const logLevel = opts.logLevel ?? "warn";
-  const rootLogger = createLogger("cardhold", logLevel);
+  const rootLogger = createLogger("cardhold", logLevel, opts.logDestination);
   const releaseDataDir = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
   const embedded = opts.databaseUrl
     ? undefined
@@ -77,7 +79,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
   const depsFor = (name: string): ServiceDeps => ({
     db: poolFor(name),
     bus,
-    logger: createLogger(name, logLevel),
+    logger: createLogger(name, logLevel, opts.logDestination),
     metrics: createMetrics(name, false),
     internalToken,
   });
@@ -91,10 +93,11 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     return http.url;
   };
 
+  const secretsKey = await ensureSecretsKey(opts.dataDir);
   const upstreams = {
     "customer-service": await serve(await createCustomerService(depsFor("customer-service"))),
-    "webhook-registry": await serve(await createWebhookRegistry(depsFor("webhook-registry"))),
-    "event-dispatcher": await serve(await createEventDispatcher(depsFor("event-dispatcher"))),
+    "webhook-registry": await serve(await createWebhookRegistry(depsFor("webhook-registry"), { secretsKey })),
+    "event-dispatcher": await serve(await createEventDispatcher(depsFor("event-dispatcher"), { secretsKey })),
     "authorization-engine": await serve(
       await createAuthorizationEngine(depsFor("authorization-engine"), { cardDataKey: await ensureCardDataKey(opts.dataDir) }),
     ),

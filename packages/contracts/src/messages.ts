@@ -46,7 +46,13 @@ export const webhookConfigSchema = z.object({
   name: z.string().optional(),
   url: z.string(),
   events: z.array(z.string()),
-  signingKey: z.string(),
+  /**
+   * The signing key sealed under SECRETS_KEY (`v1:…`, bound to the webhook id; the platform's signingKeySealer opens
+   * it). Messages carry it sealed: they sit in outbox tables and on a compacted topic.
+   */
+  sealedSigningKey: z.string().optional(),
+  /** The plain signing key, only in messages from before keys were sealed; consumers seal it on arrival. */
+  signingKey: z.string().optional(),
   status: z.enum(["created", "enabled", "disabled"]),
   isDefault: z.boolean(),
   /** What the engine applies when a decision gets no usable answer in time (the card program's wins). */

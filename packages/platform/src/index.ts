@@ -16,3 +16,4 @@ export * from "./list";
 export * from "./customer-projection";
 export * from "./webhook-changes";
 export * from "./special-addresses";
+export * from "./sealing";

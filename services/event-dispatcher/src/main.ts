@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { runServiceProcess } from "@cardhold/platform";
+import { DATA_KEY_PATTERN, runServiceProcess } from "@cardhold/platform";
 import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS } from "./domain/retry-schedule";
 import { createService, NAME } from "./service";
 
@@ -24,9 +24,12 @@ await runServiceProcess({
     DISPATCHER_CLAIM_MS: z.coerce.number().int().min(5_000).default(30_000),
     /** Let live-mode deliveries connect to private, loopback and link-local addresses (off by default: SSRF). */
     ALLOW_PRIVATE_WEBHOOK_TARGETS: z.enum(["true", "false"]).default("false"),
+    /** Required: the AES-256 key signing keys are sealed with (the webhook-registry's). */
+    SECRETS_KEY: z.string().regex(DATA_KEY_PATTERN, "must be 64 hexadecimal characters (32 bytes): openssl rand -hex 32"),
   },
   create: (deps, config) =>
     createService(deps, {
+      secretsKey: config.SECRETS_KEY,
       retrySchedule: { delaysMs: config.DISPATCHER_RETRY_DELAYS_MS, windowMs: config.DISPATCHER_RETRY_WINDOW_MS },
       maxInFlight: config.DISPATCHER_MAX_IN_FLIGHT,
       maxInFlightPerWebhook: config.DISPATCHER_MAX_IN_FLIGHT_PER_WEBHOOK,

@@ -1,17 +1,20 @@
 import { fileURLToPath } from "node:url";
 import { Counter } from "prom-client";
 import { createOutboxRelay } from "@cardhold/bus";
-import { prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { prepareSchema, serviceApp, signingKeySealer, type Service, type ServiceDeps } from "@cardhold/platform";
 import { createDeliveryWorker } from "./delivery/delivery.worker";
+import { createSigningKeyCache } from "./delivery/signing-keys";
 import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS, type RetrySchedule } from "./domain/retry-schedule";
 import { eventRoutes } from "./http/routes";
 import { subscribeToEvents, subscribeToWebhooks } from "./messaging/consumers";
-import { SCHEMA } from "./store/webhooks.store";
+import { SCHEMA, sealPlainSigningKeys } from "./store/webhooks.store";
 
 export const NAME = "event-dispatcher";
 const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
 
 export interface DispatcherOptions {
+  /** 64 hex characters: the key signing keys are sealed with (SECRETS_KEY, the webhook-registry's). */
+  secretsKey: string;
   retrySchedule?: RetrySchedule;
   maxInFlight?: number;
   maxInFlightPerWebhook?: number;
@@ -22,8 +25,11 @@ export interface DispatcherOptions {
 }
 
 /** Signed delivery of events.v1 to webhooks, with retries; decision answers go back on decisions.v1. */
-export async function createService(deps: ServiceDeps, opts: DispatcherOptions = {}): Promise<Service> {
+export async function createService(deps: ServiceDeps, opts: DispatcherOptions): Promise<Service> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
+  const keys = signingKeySealer(opts.secretsKey);
+  const sealed = await sealPlainSigningKeys(deps.db, keys.seal);
+  if (sealed > 0) deps.logger.info({ sealed }, "sealed signing keys kept in plain by an earlier version");
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
   const decisionsNotSent = new Counter({
     name: "decisions_not_sent_total",
@@ -34,6 +40,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions =
     db: deps.db,
     logger: deps.logger,
     relay,
+    signingKeys: createSigningKeyCache(keys),
     schedule: opts.retrySchedule ?? { delaysMs: DEFAULT_RETRY_DELAYS_MS, windowMs: DEFAULT_RETRY_WINDOW_MS },
     maxInFlight: opts.maxInFlight,
     maxInFlightPerWebhook: opts.maxInFlightPerWebhook,
@@ -46,7 +53,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions =
     name: NAME,
     app,
     async start() {
-      await subscribeToWebhooks(deps.db, deps.bus, deps.logger);
+      await subscribeToWebhooks(deps.db, deps.bus, deps.logger, keys);
       await subscribeToEvents(deps.db, deps.bus, deps.logger, worker.wake, relay.wake);
       relay.start();
       worker.start();

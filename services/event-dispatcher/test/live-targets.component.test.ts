@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryBus, type IncomingMessage, type MemoryBus } from "@cardhold/bus";
 import { TOPICS, type DecisionAnsweredMessage, type Mode, type WebhookChangedMessage } from "@cardhold/contracts";
 import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
-import { createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
+import { createMetrics, listen, newDataKey, newId, type Listening, type Service } from "@cardhold/platform";
 import { eventually } from "../../../test/support/eventually";
 import { eventMessage } from "../../../test/support/event-message";
 import { FakeReceiver } from "../../../test/support/fake-receiver";
@@ -27,7 +27,7 @@ beforeAll(async () => {
   bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
   service = await createService(
     { db: pg.db, bus, logger, metrics: createMetrics("dispatcher", false), internalToken: INTERNAL },
-    { retrySchedule: { delaysMs: [200, 400], windowMs: 1_500 }, claimMs: 5_000 },
+    { secretsKey: newDataKey(), retrySchedule: { delaysMs: [200, 400], windowMs: 1_500 }, claimMs: 5_000 },
   );
   await service.start();
   http = await listen(service.app, 0);

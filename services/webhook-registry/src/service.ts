@@ -1,19 +1,29 @@
 import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
-import { prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { prepareSchema, serviceApp, signingKeySealer, type Service, type ServiceDeps } from "@cardhold/platform";
 import { webhookRoutes } from "./http/routes";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
-import { SCHEMA } from "./store/webhooks.store";
+import { SCHEMA, sealPlainSigningKeys } from "./store/webhooks.store";
 import { webhookUseCases, type WebhookOptions } from "./webhooks";
 
 export const NAME = "webhook-registry";
 const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
 
+export interface RegistryOptions {
+  /** 64 hex characters: the AES-256 key signing keys are sealed with at rest and on webhooks.v1 (SECRETS_KEY). */
+  secretsKey: string;
+  allowPrivateTargets?: boolean;
+}
+
 /** Webhooks and each business's default webhook; publishes the current configuration on webhooks.v1. */
-export async function createService(deps: ServiceDeps, opts: Partial<WebhookOptions> = {}): Promise<Service> {
+export async function createService(deps: ServiceDeps, opts: RegistryOptions): Promise<Service> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
+  const keys = signingKeySealer(opts.secretsKey);
+  const sealed = await sealPlainSigningKeys(deps.db, keys.seal);
+  if (sealed > 0) deps.logger.info({ sealed }, "sealed signing keys kept in plain by an earlier version");
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
-  const webhooks = webhookUseCases(deps.db, relay, { allowPrivateTargets: opts.allowPrivateTargets ?? false });
+  const options: WebhookOptions = { allowPrivateTargets: opts.allowPrivateTargets ?? false, keys };
+  const webhooks = webhookUseCases(deps.db, relay, options);
   const app = serviceApp(NAME, deps, (app) => webhookRoutes(app, deps.db, webhooks));
   return {
     name: NAME,
@@ -21,7 +31,7 @@ export async function createService(deps: ServiceDeps, opts: Partial<WebhookOpti
     async start() {
       const republished = await webhooks.republishQueued();
       if (republished > 0) deps.logger.info({ republished }, "published webhooks changed by a migration on webhooks.v1");
-      await subscribeToBusinesses(deps.db, deps.bus, relay, deps.logger);
+      await subscribeToBusinesses(deps.db, deps.bus, relay, deps.logger, keys);
       relay.start();
     },
     stop: () => relay.stop(),

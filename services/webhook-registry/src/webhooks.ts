@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { enqueue, type OutboxRelay } from "@cardhold/bus";
 import { TOPICS, type Mode, type WebhookChangedMessage, type WebhookRecord } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
-import { AppError, newId, notFound, stateConflict, validate } from "@cardhold/platform";
+import { AppError, newId, notFound, sameSecret, stateConflict, validate, type SigningKeySealer } from "@cardhold/platform";
 import {
   createRequestSchema,
   emptyRequestSchema,
@@ -29,7 +29,7 @@ import {
 /** A generated signing key: 32 random bytes, hex. */
 export const newSigningKey = () => randomBytes(32).toString("hex");
 
-/** webhooks.v1: the current configuration (with the signing key, which the dispatcher signs with). */
+/** webhooks.v1: the current configuration (with the signing key, sealed, which the dispatcher signs with). */
 export async function announce(tx: Queryable, row: WebhookRow): Promise<void> {
   const value: WebhookChangedMessage = {
     type: "webhook.changed",
@@ -44,6 +44,8 @@ export async function announce(tx: Queryable, row: WebhookRow): Promise<void> {
 export interface WebhookOptions {
   /** Let live-mode webhooks target private, loopback and link-local addresses (ALLOW_PRIVATE_WEBHOOK_TARGETS). */
   allowPrivateTargets: boolean;
+  /** Seals and opens signing keys (SECRETS_KEY): the table and webhooks.v1 only ever hold them sealed. */
+  keys: SigningKeySealer;
 }
 
 const settingsOf = (row: WebhookRow): WebhookSettings => ({
@@ -119,9 +121,10 @@ export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: 
   return {
     async create(scope: Scope, body: unknown): Promise<WebhookRecord> {
       const input = validateWebhook(createRequestSchema(policy(scope)), body);
-      const signingKey = input.signingKey ?? newSigningKey();
+      const { signingKey = newSigningKey(), ...settings } = input;
+      const id = newId("webhook");
       const row = await commit(async (tx) => {
-        const inserted = await insertWebhook(tx, scope, { ...input, id: newId("webhook"), signingKey });
+        const inserted = await insertWebhook(tx, scope, { ...settings, id, sealedSigningKey: opts.keys.seal(id, signingKey) });
         await announce(tx, inserted);
         return inserted;
       });
@@ -165,14 +168,18 @@ export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: 
     async secret(scope: Scope, id: string): Promise<{ signingKey: string }> {
       const row = await findWebhook(db, scope, id);
       if (!row) throw notFound("Webhook", id);
-      return { signingKey: row.signing_key };
+      return { signingKey: opts.keys.open(row.id, row.sealed_signing_key) };
     },
 
     /** Replaces the signing key with the given one or a generated one; the new key is returned this once. */
     async rollSecret(scope: Scope, id: string, body: unknown): Promise<{ signingKey: string }> {
       const input = validate(rollRequestSchema, body ?? {}, "secret roll");
       const signingKey = input.signingKey ?? newSigningKey();
-      await change(scope, id, (row) => (row.signing_key === signingKey ? undefined : { ...row, signing_key: signingKey }));
+      await change(scope, id, (row) =>
+        sameSecret(opts.keys.open(row.id, row.sealed_signing_key), signingKey)
+          ? undefined
+          : { ...row, sealed_signing_key: opts.keys.seal(row.id, signingKey) },
+      );
       return { signingKey };
     },
 

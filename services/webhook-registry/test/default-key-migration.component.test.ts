@@ -9,11 +9,12 @@ import { createMetrics, listen, newId, type Listening, type Service } from "@car
 import { eventually } from "../../../test/support/eventually";
 import { createService } from "../src/service";
 import { webhookUseCases } from "../src/webhooks";
-import { call, INTERNAL, type Caller, type Published } from "./harness";
+import { call, INTERNAL, keyIn, keys, SECRETS_KEY, type Caller, type Published } from "./harness";
 
 /**
- * Migration 003 on a database as the registry left it before: businesses whose test and live default webhooks
- * share one signing key. The service then starts as after an upgrade (003 applied, the queue published).
+ * Migrations 003 and 004 on a database as the registry left it before: businesses whose test and live default
+ * webhooks share one signing key, every key in plain. The service then starts as after an upgrade (003 and 004
+ * applied, the plain keys sealed, the queue published).
  */
 const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
 const SHARED = "shared-default-signing-key-0123456789";
@@ -44,8 +45,15 @@ async function seedBusiness(testKey: string, liveKey: string): Promise<Seeded> {
   return seeded;
 }
 
-const keyOf = async (id: string) =>
-  (await pg.db.query<{ signing_key: string }>("SELECT signing_key FROM webhooks.webhooks WHERE id = $1", [id])).rows[0]!.signing_key;
+/** The key a row holds: only ever sealed (the plain column is cleared), opened with the service's SECRETS_KEY. */
+const keyOf = async (id: string) => {
+  const { rows } = await pg.db.query<{ signing_key: string | null; sealed_signing_key: string }>(
+    "SELECT signing_key, sealed_signing_key FROM webhooks.webhooks WHERE id = $1",
+    [id],
+  );
+  expect(rows[0]!.signing_key).toBeNull();
+  return keys.open(id, rows[0]!.sealed_signing_key);
+};
 
 let shared: Seeded;
 let alsoShared: Seeded;
@@ -73,7 +81,10 @@ beforeAll(async () => {
     topics: [TOPICS.webhooks],
     handler: async (m) => void published.push({ key: m.key, value: m.value as WebhookChangedMessage | null }),
   });
-  service = await createService({ db: pg.db, bus, logger, metrics: createMetrics("webhook-registry", false), internalToken: INTERNAL });
+  service = await createService(
+    { db: pg.db, bus, logger, metrics: createMetrics("webhook-registry", false), internalToken: INTERNAL },
+    { secretsKey: SECRETS_KEY },
+  );
   await service.start();
   http = await listen(service.app, 0);
 });
@@ -112,17 +123,50 @@ describe("migration 003: a signing key per mode for the default webhook", () => 
 
   it("publishes the re-keyed webhooks on webhooks.v1 at start, newer than what the dispatcher has, once", async () => {
     const rekeyed = [shared.testDefault, alsoShared.testDefault];
-    await eventually(() => expect(published.map((m) => m.key).sort()).toEqual([...rekeyed].sort()), 5_000);
+    // Sealing (004) publishes every webhook again too, so each is published once, sealed.
+    const all = [shared, alsoShared, distinct].flatMap((b) => [b.testDefault, b.liveDefault]).concat(extraWebhook);
+    await eventually(() => expect(published.map((m) => m.key).sort()).toEqual([...all].sort()), 5_000);
     for (const id of rekeyed) {
       const message = published.find((m) => m.key === id)!.value!;
-      expect(message).toMatchObject({ type: "webhook.changed", mode: "test", data: { id, isDefault: true, signingKey: await keyOf(id) } });
+      expect(message).toMatchObject({ type: "webhook.changed", mode: "test", data: { id, isDefault: true } });
+      expect(keyIn(message)).toBe(await keyOf(id));
       // The dispatcher keeps the newest version of each webhook: this one must supersede the shared key's.
       expect(Date.parse(message.occurredAt)).toBeGreaterThan(before.getTime());
     }
     expect((await pg.db.query("SELECT count(*)::int AS n FROM webhooks.republish")).rows[0]).toEqual({ n: 0 });
 
     // A restart (or a second replica starting at the same time) finds the queue empty: nothing is published twice.
-    expect(await webhookUseCases(pg.db, { wake() {} }, { allowPrivateTargets: false }).republishQueued()).toBe(0);
-    expect(published).toHaveLength(2);
+    expect(await webhookUseCases(pg.db, { wake() {} }, { allowPrivateTargets: false, keys }).republishQueued()).toBe(0);
+    expect(published).toHaveLength(all.length);
+  });
+});
+
+describe("migration 004: signing keys sealed at rest", () => {
+  it("seals every plain key at start: the table holds none, the API and webhooks.v1 give back the same keys", async () => {
+    const { rows } = await pg.db.query<{ id: string; row: string }>("SELECT id, row_to_json(w)::text AS row FROM webhooks.webhooks w");
+    expect(rows.length).toBe(7);
+    for (const { row } of rows) {
+      for (const plain of [SHARED, "test-only-signing-key-0123456789", "live-only-signing-key-0123456789"]) expect(row).not.toContain(plain);
+      expect(JSON.parse(row)).toMatchObject({ signing_key: null, sealed_signing_key: expect.stringMatching(/^v1:[A-Za-z0-9+/]+=*$/) });
+    }
+    expect(await keyOf(distinct.testDefault)).toBe("test-only-signing-key-0123456789");
+    const test: Caller = { businessId: distinct.businessId, mode: "test" };
+    expect((await call(http, test, "GET", `/webhooks/${distinct.testDefault}/secret`)).body.data.signingKey).toBe("test-only-signing-key-0123456789");
+    await eventually(() => expect(published.find((m) => m.key === extraWebhook)).toBeDefined(), 5_000);
+    const message = published.find((m) => m.key === extraWebhook)!.value!;
+    expect(JSON.stringify(message)).not.toContain(SHARED);
+    expect(message.data.signingKey).toBeUndefined();
+    expect(keyIn(message)).toBe(SHARED);
+  });
+
+  it("is idempotent: a restart (or a second replica) finds nothing to seal and publishes nothing more", async () => {
+    const again = await createService(
+      { db: pg.db, bus, logger, metrics: createMetrics("webhook-registry", false), internalToken: INTERNAL },
+      { secretsKey: SECRETS_KEY },
+    );
+    await again.stop();
+    expect((await pg.db.query("SELECT count(*)::int AS n FROM webhooks.republish")).rows[0]).toEqual({ n: 0 });
+    expect((await pg.db.query("SELECT count(*)::int AS n FROM webhooks.webhooks WHERE signing_key IS NOT NULL")).rows[0]).toEqual({ n: 0 });
+    expect(await keyOf(extraWebhook)).toBe(SHARED);
   });
 });

@@ -2,10 +2,19 @@ import { Writable } from "node:stream";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import { TOPICS, type BusinessCreatedMessage, type Mode, type WebhookChangedMessage } from "@cardhold/contracts";
 import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
-import { createLogger, createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
+import { createLogger, createMetrics, listen, newDataKey, newId, signingKeySealer, type Listening, type Service } from "@cardhold/platform";
 import { createService } from "../src/service";
 
 export const INTERNAL = "internal-token-for-webhook-registry-tests";
+/** The registry's SECRETS_KEY in these tests, and what opens the sealed keys it stores and publishes. */
+export const SECRETS_KEY = newDataKey();
+export const keys = signingKeySealer(SECRETS_KEY);
+
+/** The plain signing key a webhooks.v1 message carries sealed (undefined for a tombstone or no sealed key). */
+export function keyIn(value: WebhookChangedMessage | null | undefined): string | undefined {
+  const sealed = value?.data.sealedSigningKey;
+  return sealed === undefined ? undefined : keys.open(value!.data.id, sealed);
+}
 
 /** What a webhooks.v1 message carried: the configuration, or null for a tombstone. */
 export interface Published {
@@ -38,10 +47,10 @@ export async function startHarness(): Promise<Harness> {
   const pg = await createTestDatabase();
   const bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
   const deps = { db: pg.db, bus, logger, metrics: createMetrics("webhook-registry", false), internalToken: INTERNAL };
-  const service = await createService(deps);
+  const service = await createService(deps, { secretsKey: SECRETS_KEY });
   await service.start();
   const http = await listen(service.app, 0);
-  const permissiveService = await createService(deps, { allowPrivateTargets: true });
+  const permissiveService = await createService(deps, { secretsKey: SECRETS_KEY, allowPrivateTargets: true });
   const permissive = await listen(permissiveService.app, 0);
   const published: Published[] = [];
   await bus.subscribe({

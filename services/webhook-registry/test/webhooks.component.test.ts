@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../../test/support/eventually";
-import { businessCreated, call, startHarness, type Caller, type Harness, type Published } from "./harness";
+import { businessCreated, call, keyIn, keys, startHarness, type Caller, type Harness, type Published } from "./harness";
 
 let h: Harness;
 beforeAll(async () => {
@@ -63,7 +63,7 @@ describe("the businesses.v1 consumer", () => {
       const [announced] = await awaitMessages(list[0].id, 1);
       expect(announced!.value).toMatchObject({ type: "webhook.changed", businessId, mode, data: { id: list[0].id, isDefault: true, status: "enabled" } });
       // The announced key is the test default's; the live default gets a generated one of its own.
-      const signingKey = announced!.value!.data.signingKey;
+      const signingKey = keyIn(announced!.value);
       if (mode === "test") expect(signingKey).toBe("default-signing-key-0123456789");
       else expect(signingKey).toMatch(/^[0-9a-f]{64}$/);
     }
@@ -87,8 +87,12 @@ describe("the businesses.v1 consumer", () => {
       expect(await api(as, "POST", `/webhooks/${id}/secret/roll`, {})).toMatchObject({ status: 404 });
     }
     // The dispatcher gets each webhook's own key: the live key signs only the live default's deliveries.
-    expect((await awaitMessages(testDefault, 1))[0]!.value).toMatchObject({ mode: "test", data: { signingKey: defaultKey } });
-    expect((await awaitMessages(liveDefault, 1))[0]!.value).toMatchObject({ mode: "live", data: { signingKey: liveSecret.body.data.signingKey } });
+    const [testAnnounced] = await awaitMessages(testDefault, 1);
+    const [liveAnnounced] = await awaitMessages(liveDefault, 1);
+    expect(testAnnounced!.value).toMatchObject({ mode: "test" });
+    expect(keyIn(testAnnounced!.value)).toBe(defaultKey);
+    expect(liveAnnounced!.value).toMatchObject({ mode: "live" });
+    expect(keyIn(liveAnnounced!.value)).toBe(liveSecret.body.data.signingKey);
 
     // Rolling one mode's key leaves the other's alone.
     const rolled = await api(test, "POST", `/webhooks/${testDefault}/secret/roll`, {});
@@ -113,8 +117,14 @@ describe("creating a webhook", () => {
     const [message] = await awaitMessages(record.id, 1);
     expect(message!.value).toEqual({
       type: "webhook.changed", businessId: test.businessId, mode: "test", occurredAt: record.updatedAt,
-      data: { id: record.id, name: "transactions", url: valid().url, events: valid().events, signingKey: "my-own-signing-key-0123", status: "created", isDefault: false, timeoutDefault: "decline" },
+      data: {
+        id: record.id, name: "transactions", url: valid().url, events: valid().events, sealedSigningKey: expect.stringMatching(/^v1:/),
+        status: "created", isDefault: false, timeoutDefault: "decline",
+      },
     });
+    // The message carries the key sealed (it sits in the outbox and on Kafka), never in plain.
+    expect(JSON.stringify(message!.value)).not.toContain("my-own-signing-key");
+    expect(keyIn(message!.value)).toBe("my-own-signing-key-0123");
     expect((await api(test, "GET", `/webhooks/${record.id}/secret`)).body).toEqual({ code: "success", data: { signingKey: "my-own-signing-key-0123" } });
   });
 
@@ -125,7 +135,7 @@ describe("creating a webhook", () => {
     const secret = (await api(test, "GET", `/webhooks/${res.body.data.id}/secret`)).body.data.signingKey;
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     const [message] = await awaitMessages(res.body.data.id, 1);
-    expect(message!.value?.data.signingKey).toBe(secret);
+    expect(keyIn(message!.value)).toBe(secret);
   });
 
   it("lists every bad field at once and creates nothing", async () => {
@@ -267,7 +277,7 @@ describe("the default webhook", () => {
     expect(rolled.status).toBe(200);
     const messages = await awaitMessages(id, 3);
     expect(messages[1]!.value?.data).toMatchObject({ url: "https://hooks.example.com/new", timeoutDefault: "approve", isDefault: true });
-    expect(messages[2]!.value?.data.signingKey).toBe(rolled.body.data.signingKey);
+    expect(keyIn(messages[2]!.value)).toBe(rolled.body.data.signingKey);
   });
 });
 
@@ -283,8 +293,25 @@ describe("the signing key", () => {
     expect(given.body.data).toEqual({ signingKey: "second-signing-key-0123" });
     expect((await api(test, "POST", `/webhooks/${id}/secret/roll`, { signingKey: "short" })).body.errors).toEqual([{ path: "signingKey", message: expect.any(String) }]);
     expect(JSON.stringify((await api(test, "GET", `/webhooks/${id}`)).body)).not.toContain("second-signing-key");
-    const keys = (await awaitMessages(id, 3)).map((m) => m.value?.data.signingKey);
+    const keys = (await awaitMessages(id, 3)).map((m) => keyIn(m.value));
     expect(keys).toEqual(["first-signing-key-0123", generated.body.data.signingKey, "second-signing-key-0123"]);
+  });
+
+  it("is kept sealed at rest: the table holds no plain key, and the row's sealed key opens only for its own webhook", async () => {
+    const { test } = await business();
+    const id = await create(test, { ...valid(), signingKey: "at-rest-signing-key-0123" });
+    await api(test, "POST", `/webhooks/${id}/secret/roll`, { signingKey: "at-rest-rolled-key-0123" });
+    const { rows } = await h.pg.db.query<{ row: string; sealed: string }>(
+      "SELECT row_to_json(w)::text AS row, w.sealed_signing_key AS sealed FROM webhooks.webhooks w WHERE id = $1",
+      [id],
+    );
+    expect(rows[0]!.row).not.toContain("at-rest-");
+    expect(rows[0]!.sealed).toMatch(/^v1:/);
+    expect(keys.open(id, rows[0]!.sealed)).toBe("at-rest-rolled-key-0123");
+    expect(() => keys.open("wh.another", rows[0]!.sealed)).toThrow(/cannot be opened/);
+    const outbox = await h.pg.db.query<{ text: string }>("SELECT o::text AS text FROM webhooks.outbox o");
+    expect(outbox.rows.length).toBeGreaterThan(0);
+    for (const { text } of outbox.rows) expect(text).not.toContain("at-rest-");
   });
 
   it("never reaches a log line", () => {

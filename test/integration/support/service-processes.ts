@@ -103,6 +103,7 @@ export async function startPlatform(databaseUrl: string, kafkaBrokers: string, e
     KAFKA_BROKERS: kafkaBrokers,
     INTERNAL_TOKEN: randomBytes(16).toString("hex"),
     CARD_DATA_KEY: randomBytes(32).toString("hex"),
+    SECRETS_KEY: randomBytes(32).toString("hex"),
     OPERATOR_TOKEN: operatorToken,
     DB_POOL_SIZE: "4",
     CUSTOMER_SERVICE_URL: `http://127.0.0.1:${ports["customer-service"]}`,

@@ -18,12 +18,15 @@ import {
 import { refreshEventStatus } from "../store/events.store";
 import { SCHEMA } from "../store/webhooks.store";
 import { dispatcherFor, sendSigned, type SendResult } from "./send";
+import type { SigningKeys } from "./signing-keys";
 
 export interface DeliveryWorkerOptions {
   db: Db;
   logger: Logger;
   relay: Pick<OutboxRelay, "wake">;
   schedule: RetrySchedule;
+  /** Opens the sealed signing keys of the routing table (cached per webhook and version). */
+  signingKeys: SigningKeys;
   /** Sends under way at once, in all. */
   maxInFlight?: number;
   /** Sends under way at once to one webhook, so a slow receiver cannot take every slot. */
@@ -126,11 +129,12 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
 
   const deliver = async (c: ClaimedDelivery) => {
     const startedAt = new Date();
-    if (!c.url || !c.signing_key) return failWebhookGone(c, startedAt);
+    if (!c.url || !c.sealed_signing_key) return failWebhookGone(c, startedAt);
     const timeout = sendTimeoutMs(c.policy, c.answer_by, startedAt.getTime());
     if (timeout === undefined) return answerOverloaded(c, startedAt);
     const dispatcher = dispatcherFor(c.mode, opts.allowPrivateTargets ?? false);
-    const result = await sendSigned(c.url, c.envelope, c.signing_key, c.event_id, timeout, dispatcher);
+    const signingKey = opts.signingKeys.open(c.webhook_id, c.sealed_signing_key);
+    const result = await sendSigned(c.url, c.envelope, signingKey, c.event_id, timeout, dispatcher);
     await record(c, c.url, startedAt, result);
   };
 

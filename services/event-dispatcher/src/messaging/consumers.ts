@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { handleBatchOnce, type Bus } from "@cardhold/bus";
-import { subscribeToWebhookChanges } from "@cardhold/platform";
+import { subscribeToWebhookChanges, type SigningKeySealer } from "@cardhold/platform";
 import { eventPublishedMessage, TOPICS } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
 import { enqueueDecision } from "../delivery/delivery.worker";
@@ -10,12 +10,20 @@ import { routeEventTo, type RouteCandidate } from "../domain/routing";
 import { insertEventWithDeliveries } from "../store/events.store";
 import { deleteWebhook, SCHEMA, upsertWebhook, webhooksOf } from "../store/webhooks.store";
 
-/** webhooks.v1 → the routing table (a null value is a tombstone: the webhook was deleted). */
-export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger) {
+/**
+ * webhooks.v1 → the routing table (a null value is a tombstone: the webhook was deleted). The key is stored sealed:
+ * as the message carries it, or sealed here when a message from before sealing carries it in plain.
+ */
+export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger, keys: SigningKeySealer) {
   return subscribeToWebhookChanges({ db, bus, logger }, {
     group: "event-dispatcher.webhooks",
     schema: SCHEMA,
-    upsert: (tx, change) => upsertWebhook(tx, change),
+    upsert: async (tx, change) => {
+      const { id, sealedSigningKey, signingKey } = change.data;
+      const sealed = sealedSigningKey ?? (signingKey === undefined ? undefined : keys.seal(id, signingKey));
+      if (sealed === undefined) return logger.error({ webhookId: id }, "skipping webhooks.v1 message without a signing key");
+      await upsertWebhook(tx, change, sealed);
+    },
     remove: deleteWebhook,
   });
 }

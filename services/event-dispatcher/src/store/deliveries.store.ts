@@ -13,7 +13,8 @@ export interface ClaimedDelivery {
   mode: string;
   envelope: string;
   url: string | null;
-  signing_key: string | null;
+  /** The webhook's signing key, sealed (the worker opens it to sign). */
+  sealed_signing_key: string | null;
   event_created_at: Date;
   answer_by: Date | null;
   /** How many webhooks the event goes to (usually one). */
@@ -49,7 +50,7 @@ export async function claimDueDeliveries(
          FROM due WHERE d.id = due.id
        RETURNING d.*)
      SELECT c.id, c.event_id, c.webhook_id, c.resource_id, c.policy, c.attempts, c.trigger, c.first_attempt_at,
-            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, w.url, w.signing_key,
+            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, w.url, w.sealed_signing_key,
             (SELECT count(*)::int FROM dispatcher.deliveries x WHERE x.event_id = c.event_id) AS event_deliveries
        FROM claimed c
        JOIN dispatcher.events e ON e.id = c.event_id

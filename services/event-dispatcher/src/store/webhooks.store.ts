@@ -1,20 +1,54 @@
-import type { Queryable } from "@cardhold/db";
+import type { Db, Queryable } from "@cardhold/db";
 import type { WebhookChangedMessage } from "@cardhold/contracts";
 import type { RouteCandidate } from "../domain/routing";
 
 export const SCHEMA = "dispatcher";
 
-/** The routing table: the dispatcher's copy of webhooks.v1. Older versions never overwrite newer ones. */
-export async function upsertWebhook(db: Queryable, m: WebhookChangedMessage): Promise<void> {
+/**
+ * The routing table: the dispatcher's copy of webhooks.v1, the signing key sealed (as the message carries it, or
+ * sealed here when an older message carried it in plain). Older versions never overwrite newer ones.
+ */
+export async function upsertWebhook(db: Queryable, m: WebhookChangedMessage, sealedSigningKey: string): Promise<void> {
   const w = m.data;
   await db.query(
-    `INSERT INTO dispatcher.webhooks (id, business_id, mode, url, events, signing_key, status, is_default, updated_at)
+    `INSERT INTO dispatcher.webhooks (id, business_id, mode, url, events, sealed_signing_key, status, is_default, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, events = EXCLUDED.events, signing_key = EXCLUDED.signing_key,
-       status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
+     ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, events = EXCLUDED.events,
+       sealed_signing_key = EXCLUDED.sealed_signing_key, signing_key = NULL, status = EXCLUDED.status,
+       updated_at = EXCLUDED.updated_at
      WHERE dispatcher.webhooks.updated_at <= EXCLUDED.updated_at`,
-    [w.id, m.businessId, m.mode, w.url, JSON.stringify(w.events), w.signingKey, w.status, w.isDefault, m.occurredAt],
+    [w.id, m.businessId, m.mode, w.url, JSON.stringify(w.events), sealedSigningKey, w.status, w.isDefault, m.occurredAt],
   );
+}
+
+/**
+ * Seals the keys rows still hold in plain (copied from messages before migration 004) and clears the plain column;
+ * idempotent, a batch at a time. Returns how many rows were sealed.
+ */
+export async function sealPlainSigningKeys(
+  db: Pick<Db, "tx">,
+  seal: (webhookId: string, signingKey: string) => string,
+  batch = 200,
+): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const done = await db.tx(async (tx) => {
+      const { rows } = await tx.query<{ id: string; signing_key: string }>(
+        `SELECT id, signing_key FROM dispatcher.webhooks WHERE signing_key IS NOT NULL ORDER BY id LIMIT $1
+         FOR UPDATE SKIP LOCKED`,
+        [batch],
+      );
+      for (const row of rows) {
+        await tx.query("UPDATE dispatcher.webhooks SET sealed_signing_key = $2, signing_key = NULL WHERE id = $1", [
+          row.id,
+          seal(row.id, row.signing_key),
+        ]);
+      }
+      return rows.length;
+    });
+    sealed += done;
+    if (done < batch) return sealed;
+  }
 }
 
 export async function deleteWebhook(db: Queryable, id: string): Promise<void> {

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { handleOnce, type Bus, type OutboxRelay } from "@cardhold/bus";
 import { businessCreatedMessage, TOPICS, type Mode } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
-import { newId } from "@cardhold/platform";
+import { newId, type SigningKeySealer } from "@cardhold/platform";
 import { insertDefaultWebhook, SCHEMA } from "../store/webhooks.store";
 import { announce, newSigningKey } from "../webhooks";
 
@@ -17,7 +17,13 @@ const MODES: Mode[] = ["test", "live"];
 const defaultSigningKey = (mode: Mode, announced: string) => (mode === "test" ? announced : newSigningKey());
 
 /** A new business gets its default webhook in both modes, each with its own signing key, announced on webhooks.v1. */
-export function subscribeToBusinesses(db: Db, bus: Bus, relay: Pick<OutboxRelay, "wake">, logger: Logger) {
+export function subscribeToBusinesses(
+  db: Db,
+  bus: Bus,
+  relay: Pick<OutboxRelay, "wake">,
+  logger: Logger,
+  keys: SigningKeySealer,
+) {
   return bus.subscribe({
     group: CONSUMER,
     topics: [TOPICS.businesses],
@@ -30,12 +36,14 @@ export function subscribeToBusinesses(db: Db, bus: Bus, relay: Pick<OutboxRelay,
       const business = parsed.data.data;
       await handleOnce(db, SCHEMA, CONSUMER, message, async (tx) => {
         for (const mode of MODES) {
+          const id = newId("webhook");
+          const signingKey = defaultSigningKey(mode, business.defaultWebhook.signingKey);
           const webhook = await insertDefaultWebhook(tx, {
-            id: newId("webhook"),
+            id,
             businessId: business.id,
             mode,
             url: business.defaultWebhook.url,
-            signingKey: defaultSigningKey(mode, business.defaultWebhook.signingKey),
+            sealedSigningKey: keys.seal(id, signingKey),
           });
           if (webhook) await announce(tx, webhook);
         }

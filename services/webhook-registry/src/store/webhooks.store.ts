@@ -1,4 +1,4 @@
-import type { Queryable } from "@cardhold/db";
+import type { Db, Queryable } from "@cardhold/db";
 import type { WebhookConfig, WebhookRecord } from "@cardhold/contracts";
 import { scopedResource } from "@cardhold/query";
 
@@ -18,7 +18,8 @@ export interface WebhookRow {
   url: string;
   events: string[];
   api_version: string | null;
-  signing_key: string;
+  /** The signing key sealed under SECRETS_KEY (signingKeySealer, bound to the id); never stored in plain. */
+  sealed_signing_key: string;
   status: "created" | "enabled" | "disabled";
   is_default: boolean;
   timeout_default: "approve" | "decline" | null;
@@ -27,7 +28,7 @@ export interface WebhookRow {
   updated_at: Date;
 }
 
-const COLUMNS = `id, business_id, mode, name, description, url, events, api_version, signing_key, status, is_default,
+const COLUMNS = `id, business_id, mode, name, description, url, events, api_version, sealed_signing_key, status, is_default,
   timeout_default, metadata, created_at, updated_at`;
 
 export const webhookResource = scopedResource("webhook", "webhooks.webhooks", {
@@ -71,23 +72,23 @@ export function toWebhookConfig(row: WebhookRow): WebhookConfig {
     name: row.name,
     url: row.url,
     events: row.events,
-    signingKey: row.signing_key,
+    sealedSigningKey: row.sealed_signing_key,
     status: row.status,
     isDefault: row.is_default,
     timeoutDefault: row.timeout_default,
   };
 }
 
-/** Inserts the default webhook of a business and mode; undefined when it already exists. */
+/** Inserts the default webhook of a business and mode (its key already sealed); undefined when it already exists. */
 export async function insertDefaultWebhook(
   db: Queryable,
-  w: { id: string; businessId: string; mode: string; url: string; signingKey: string },
+  w: { id: string; businessId: string; mode: string; url: string; sealedSigningKey: string },
 ): Promise<WebhookRow | undefined> {
   const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
-    `INSERT INTO webhooks.webhooks (id, business_id, mode, name, url, signing_key, status, is_default)
+    `INSERT INTO webhooks.webhooks (id, business_id, mode, name, url, sealed_signing_key, status, is_default)
      VALUES ($1, $2, $3, 'default', $4, $5, 'enabled', true)
      ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-    [w.id, w.businessId, w.mode, w.url, w.signingKey],
+    [w.id, w.businessId, w.mode, w.url, w.sealedSigningKey],
   );
   return rows[0];
 }
@@ -99,18 +100,18 @@ export interface NewWebhook {
   url: string;
   events: string[];
   apiVersion?: string;
-  signingKey: string;
+  sealedSigningKey: string;
   timeoutDefault?: string;
   metadata?: Record<string, unknown>;
 }
 
 export async function insertWebhook(db: Queryable, scope: Scope, w: NewWebhook): Promise<WebhookRow> {
   const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
-    `INSERT INTO webhooks.webhooks (id, business_id, mode, name, description, url, events, api_version, signing_key,
+    `INSERT INTO webhooks.webhooks (id, business_id, mode, name, description, url, events, api_version, sealed_signing_key,
        status, is_default, timeout_default, metadata)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', false, $10, $11) RETURNING ${COLUMNS}`,
     [w.id, scope.businessId, scope.mode, w.name, w.description ?? null, w.url, JSON.stringify(w.events),
-      w.apiVersion ?? null, w.signingKey, w.timeoutDefault ?? null, w.metadata ?? {}],
+      w.apiVersion ?? null, w.sealedSigningKey, w.timeoutDefault ?? null, w.metadata ?? {}],
   );
   return rows[0]!;
 }
@@ -128,9 +129,9 @@ export async function findWebhook(db: Queryable, scope: Scope, id: string, forUp
 export async function saveWebhook(db: Queryable, scope: Scope, w: WebhookRow): Promise<WebhookRow | undefined> {
   const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
     `UPDATE webhooks.webhooks SET name = $2, description = $3, url = $4, events = $5, api_version = $6,
-       signing_key = $7, status = $8, timeout_default = $9, metadata = $10, updated_at = clock_timestamp()
+       sealed_signing_key = $7, status = $8, timeout_default = $9, metadata = $10, updated_at = clock_timestamp()
      WHERE id = $1 AND business_id = $11 AND mode = $12 RETURNING ${COLUMNS}`,
-    [w.id, w.name, w.description, w.url, JSON.stringify(w.events), w.api_version, w.signing_key, w.status,
+    [w.id, w.name, w.description, w.url, JSON.stringify(w.events), w.api_version, w.sealed_signing_key, w.status,
       w.timeout_default, w.metadata, scope.businessId, scope.mode],
   );
   return rows[0];
@@ -157,4 +158,37 @@ export async function takeRepublishQueue(db: Queryable): Promise<WebhookRow[]> {
     [taken.map((t) => t.webhook_id)],
   );
   return rows;
+}
+
+/**
+ * Seals the signing keys still kept in plain (rows from before migration 004), a batch at a time, clears the plain
+ * column and queues each row for publishing again (webhooks.republish), so webhooks.v1 carries the sealed key and the
+ * compacted topic forgets the plain one. Idempotent: only rows with a plain key are touched; SKIP LOCKED lets
+ * replicas starting together share the work. Returns how many rows were sealed.
+ */
+export async function sealPlainSigningKeys(
+  db: Pick<Db, "tx">,
+  seal: (webhookId: string, signingKey: string) => string,
+  batch = 200,
+): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const done = await db.tx(async (tx) => {
+      const { rows } = await tx.query<{ id: string; signing_key: string }>(
+        `SELECT id, signing_key FROM webhooks.webhooks WHERE signing_key IS NOT NULL ORDER BY id LIMIT $1
+         FOR UPDATE SKIP LOCKED`,
+        [batch],
+      );
+      for (const row of rows) {
+        await tx.query("UPDATE webhooks.webhooks SET sealed_signing_key = $2, signing_key = NULL WHERE id = $1", [
+          row.id,
+          seal(row.id, row.signing_key),
+        ]);
+        await tx.query("INSERT INTO webhooks.republish (webhook_id) VALUES ($1) ON CONFLICT DO NOTHING", [row.id]);
+      }
+      return rows.length;
+    });
+    sealed += done;
+    if (done < batch) return sealed;
+  }
 }
