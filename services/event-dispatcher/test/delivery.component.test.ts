@@ -1,49 +1,27 @@
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryBus, type IncomingMessage, type MemoryBus } from "@cardhold/bus";
+import { type MemoryBus } from "@cardhold/bus";
 import { TOPICS, type DecisionAnsweredMessage, type WebhookChangedMessage } from "@cardhold/contracts";
-import type { Db } from "@cardhold/db";
-import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
-import { createMetrics, listen, newDataKey, newId, type Listening, type Service } from "@cardhold/platform";
+import { newId, type Listening } from "@cardhold/platform";
 import { eventually } from "../../../test/support/eventually";
 import { eventMessage } from "../../../test/support/event-message";
 import { FakeReceiver } from "../../../test/support/fake-receiver";
 import { sign } from "../src/domain/signature";
-import { createService } from "../src/service";
+import { INTERNAL, startDispatcher, type DispatcherHarness } from "./harness";
 
-const INTERNAL = "internal-token-for-dispatcher-tests";
-const logger = pino({ level: "silent" });
-let pg: TestDatabase;
-let db: Db;
+let h: DispatcherHarness;
 let bus: MemoryBus;
-let service: Service;
 let http: Listening;
-const decisions: DecisionAnsweredMessage[] = [];
+let decisions: DecisionAnsweredMessage[];
 const receivers: FakeReceiver[] = [];
 
 beforeAll(async () => {
-  pg = await createTestDatabase();
-  db = pg.db;
-  bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
-  service = await createService(
-    { db, bus, logger, metrics: createMetrics("dispatcher", false), internalToken: INTERNAL },
-    { secretsKey: newDataKey(), retrySchedule: { delaysMs: [200, 400], windowMs: 2_500 }, claimMs: 5_000 },
-  );
-  await service.start();
-  http = await listen(service.app, 0);
-  await bus.subscribe({
-    group: "test-decisions",
-    topics: [TOPICS.decisions],
-    handler: async (m: IncomingMessage) => void decisions.push(m.value as DecisionAnsweredMessage),
-  });
+  h = await startDispatcher();
+  ({ bus, http, decisions } = h);
 });
 
 afterAll(async () => {
-  await http?.close();
-  await service?.stop();
-  await bus?.stop();
   await Promise.all(receivers.map((r) => r.stop()));
-  await pg?.stop();
+  await h?.stop();
 });
 
 async function receiver(): Promise<FakeReceiver> {

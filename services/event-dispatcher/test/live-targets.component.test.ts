@@ -1,51 +1,32 @@
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryBus, type IncomingMessage, type MemoryBus } from "@cardhold/bus";
+import { type MemoryBus } from "@cardhold/bus";
 import { TOPICS, type DecisionAnsweredMessage, type Mode, type WebhookChangedMessage } from "@cardhold/contracts";
-import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
-import { createMetrics, listen, newDataKey, newId, type Listening, type Service } from "@cardhold/platform";
+import { newId, type Listening } from "@cardhold/platform";
 import { eventually } from "../../../test/support/eventually";
 import { eventMessage } from "../../../test/support/event-message";
 import { FakeReceiver } from "../../../test/support/fake-receiver";
-import { createService } from "../src/service";
+import { INTERNAL, startDispatcher, type DispatcherHarness } from "./harness";
 
 // Live-mode deliveries connect only to public addresses, checked on the address connected to (SSRF protection);
 // the same webhook in test mode is delivered. src/delivery/target-guard.test.ts covers names that resolve to
 // internal addresses with an injected resolver, DNS rebinding and keep-alive.
 
-const INTERNAL = "internal-token-for-live-target-tests";
-const logger = pino({ level: "silent" });
-let pg: TestDatabase;
+let h: DispatcherHarness;
 let bus: MemoryBus;
-let service: Service;
 let http: Listening;
 let receiver: FakeReceiver;
-const decisions: DecisionAnsweredMessage[] = [];
+let decisions: DecisionAnsweredMessage[];
 
 beforeAll(async () => {
-  pg = await createTestDatabase();
-  bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
-  service = await createService(
-    { db: pg.db, bus, logger, metrics: createMetrics("dispatcher", false), internalToken: INTERNAL },
-    { secretsKey: newDataKey(), retrySchedule: { delaysMs: [200, 400], windowMs: 1_500 }, claimMs: 5_000 },
-  );
-  await service.start();
-  http = await listen(service.app, 0);
-  await bus.subscribe({
-    group: "test-decisions",
-    topics: [TOPICS.decisions],
-    handler: async (m: IncomingMessage) => void decisions.push(m.value as DecisionAnsweredMessage),
-  });
+  h = await startDispatcher({ retrySchedule: { delaysMs: [200, 400], windowMs: 1_500 } });
+  ({ bus, http, decisions } = h);
   receiver = new FakeReceiver();
   await receiver.start();
 });
 
 afterAll(async () => {
-  await http?.close();
-  await service?.stop();
-  await bus?.stop();
   await receiver?.stop();
-  await pg?.stop();
+  await h?.stop();
 });
 
 async function webhook(businessId: string, mode: Mode, url: string): Promise<void> {

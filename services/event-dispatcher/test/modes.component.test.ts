@@ -1,46 +1,32 @@
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
+import { type MemoryBus } from "@cardhold/bus";
 import { TOPICS, type Mode, type WebhookChangedMessage } from "@cardhold/contracts";
-import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
-import { createMetrics, listen, newDataKey, newId, type Listening, type Service } from "@cardhold/platform";
+import { newId, type Listening } from "@cardhold/platform";
 import { eventually } from "../../../test/support/eventually";
 import { eventMessage } from "../../../test/support/event-message";
 import { FakeReceiver } from "../../../test/support/fake-receiver";
 import { sign, verify } from "../src/domain/signature";
-import { createService } from "../src/service";
+import { INTERNAL, startDispatcher, type DispatcherHarness } from "./harness";
 
 // Test and live: the envelope says its mode, and each mode's events are signed with that mode's webhook's key. Live
 // deliveries go to a loopback receiver here, so this dispatcher allows private targets (live-targets.component.test.ts
 // covers the refusal).
 
-const INTERNAL = "internal-token-for-mode-tests";
-const logger = pino({ level: "silent" });
-let pg: TestDatabase;
+let h: DispatcherHarness;
 let bus: MemoryBus;
-let service: Service;
 let http: Listening;
 let receiver: FakeReceiver;
 
 beforeAll(async () => {
-  pg = await createTestDatabase();
-  bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
-  service = await createService(
-    { db: pg.db, bus, logger, metrics: createMetrics("dispatcher", false), internalToken: INTERNAL },
-    { secretsKey: newDataKey(), retrySchedule: { delaysMs: [200, 400], windowMs: 2_500 }, claimMs: 5_000, allowPrivateTargets: true },
-  );
-  await service.start();
-  http = await listen(service.app, 0);
+  h = await startDispatcher({ allowPrivateTargets: true });
+  ({ bus, http } = h);
   receiver = new FakeReceiver();
   await receiver.start();
 });
 
 afterAll(async () => {
-  await http?.close();
-  await service?.stop();
-  await bus?.stop();
   await receiver?.stop();
-  await pg?.stop();
+  await h?.stop();
 });
 
 /** A webhooks.v1 change: a business's default webhook in one mode, with its own key. */

@@ -1,0 +1,46 @@
+import { pino } from "pino";
+import { createMemoryBus, type IncomingMessage, type MemoryBus } from "@cardhold/bus";
+import { TOPICS, type DecisionAnsweredMessage } from "@cardhold/contracts";
+import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
+import { createMetrics, listen, newDataKey, type Listening, type Service } from "@cardhold/platform";
+import { createService, type DispatcherOptions } from "../src/service";
+
+export const INTERNAL = "internal-token-for-dispatcher-tests";
+
+export interface DispatcherHarness {
+  pg: TestDatabase;
+  bus: MemoryBus;
+  service: Service;
+  http: Listening;
+  /** Every decisions.v1 message the dispatcher published. */
+  decisions: DecisionAnsweredMessage[];
+  stop(): Promise<void>;
+}
+
+/** The dispatcher in-process on a fresh database and a memory bus, with short retries, recording its decisions. */
+export async function startDispatcher(options: Partial<DispatcherOptions> = {}): Promise<DispatcherHarness> {
+  const logger = pino({ level: "silent" });
+  const pg = await createTestDatabase();
+  const bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
+  const service = await createService(
+    { db: pg.db, bus, logger, metrics: createMetrics("dispatcher", false), internalToken: INTERNAL },
+    { secretsKey: newDataKey(), retrySchedule: { delaysMs: [200, 400], windowMs: 2_500 }, claimMs: 5_000, ...options },
+  );
+  await service.start();
+  const http = await listen(service.app, 0);
+  const decisions: DecisionAnsweredMessage[] = [];
+  await bus.subscribe({
+    group: "test-decisions",
+    topics: [TOPICS.decisions],
+    handler: async (m: IncomingMessage) => void decisions.push(m.value as DecisionAnsweredMessage),
+  });
+  return {
+    pg, bus, service, http, decisions,
+    async stop() {
+      await http.close();
+      await service.stop();
+      await bus.stop();
+      await pg.stop();
+    },
+  };
+}
