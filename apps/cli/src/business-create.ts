@@ -1,3 +1,7 @@
+export const BUSINESS_CREATE_USAGE = `usage: cardhold business create --name <name> --webhook-url <url> [--gateway <url>] [--json]
+  Creates a business through a running gateway's admin endpoint and prints its test key (shown once).
+  Needs OPERATOR_TOKEN in the environment; the gateway is --gateway, else CARDHOLD_URL, else http://127.0.0.1:8080.`;
+
 /** `cardhold business create`: asks a running gateway's admin endpoint for a new business and prints its test key. */
 export async function createBusinessCommand(args: { name?: string; "webhook-url"?: string; gateway?: string; json?: boolean }) {
   const gateway = args.gateway ?? process.env.CARDHOLD_URL ?? "http://127.0.0.1:8080";

@@ -24,6 +24,10 @@ export async function runClientCommand(argv: string[], io: CliIo): Promise<numbe
     if (command === "events") {
       const [sub, ...args] = rest;
       if (sub === "tail") return await eventsTailCommand(args, io);
+      if (sub === "--help" || sub === "-h") {
+        io.stdout(EVENTS_TAIL_USAGE);
+        return 0;
+      }
       throw new UsageError(sub ? `unknown events command "${sub}"` : "events needs a subcommand", EVENTS_TAIL_USAGE);
     }
     throw new UsageError(`unknown command "${command}"`, USAGE);

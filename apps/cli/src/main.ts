@@ -3,7 +3,7 @@ import { z } from "zod";
 import { createLogger, exitOnConfigError, installLastResortHandlers, loadConfig } from "@cardhold/platform";
 import { startAllInOne } from "./all-in-one";
 import { refuseIfInUse, refuseIfPortInUse, StartRefused } from "./data-dir";
-import { createBusinessCommand } from "./business-create";
+import { BUSINESS_CREATE_USAGE, createBusinessCommand } from "./business-create";
 import { processIo } from "./cli-io";
 import { runClientCommand, USAGE } from "./commands";
 
@@ -73,8 +73,12 @@ async function main(argv: string[]) {
   if (command === "business" && sub === "create") {
     const { values } = parseArgs({
       args: rest,
-      options: { name: { type: "string" }, "webhook-url": { type: "string" }, gateway: { type: "string" }, json: { type: "boolean" } },
+      options: {
+        name: { type: "string" }, "webhook-url": { type: "string" }, gateway: { type: "string" }, json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
     });
+    if (values.help) return void console.log(BUSINESS_CREATE_USAGE);
     return createBusinessCommand(values);
   }
   if (command === "simulate" || command === "events" || command === "listen") return clientCommand(argv);
