@@ -1,10 +1,9 @@
 import type { Logger } from "pino";
-import { handleOnce, type Bus, type OutboxRelay } from "@cardhold/bus";
+import type { Bus, OutboxRelay } from "@cardhold/bus";
 import { decisionAnsweredMessage, TOPICS } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
 import { applyDecision } from "../authorizations/decisions";
 import type { DecisionWaiters } from "../authorizations/decision-waiters";
-import { SCHEMA } from "../store/accounts.store";
 import type { AuthorizationRow } from "../store/authorizations.store";
 
 /** decisions.v1 → the receiver's answers (or why none came) applied to the authorizations waiting for them. */
@@ -17,7 +16,8 @@ export function subscribeToDecisions(deps: { db: Db; bus: Bus; logger: Logger; r
       const parsed = decisionAnsweredMessage.safeParse(message.value);
       if (!parsed.success) return deps.logger.error({ messageId: message.id }, "skipping malformed decisions.v1 message");
       let decided: AuthorizationRow | undefined;
-      await handleOnce(deps.db, SCHEMA, consumer, message, async (tx) => {
+      // No inbox: an answer applies only to the decision it names while it is open, so a repeat changes nothing.
+      await deps.db.tx(async (tx) => {
         decided = (await applyDecision(tx, parsed.data.data, Date.now())) ?? undefined;
       });
       if (decided) {

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { handleBatchOnce, type Bus } from "@cardhold/bus";
+import type { Bus } from "@cardhold/bus";
 import { subscribeToWebhookChanges, type SigningKeySealer } from "@cardhold/platform";
 import { eventPublishedMessage, TOPICS } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
@@ -31,7 +31,8 @@ export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger, keys: Sign
 /**
  * events.v1 → the event log plus one delivery per webhook the routing table names now; the delivery worker takes
  * it from there. A batch is stored in one transaction (one commit), which is what bounds ingestion. A decision
- * nobody can answer is answered at once with `no-webhook`.
+ * nobody can answer is answered at once with `no-webhook`. No inbox: an event is stored once by its id, so a message
+ * consumed again changes nothing.
  */
 export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, wakeWorker: () => void, wakeRelay: () => void) {
   const consumer = "event-dispatcher.events";
@@ -40,9 +41,9 @@ export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, wakeWorker: 
     topics: [TOPICS.events],
     batchHandler: async (messages) => {
       let decisionsAnswered = false;
-      await handleBatchOnce(db, SCHEMA, consumer, messages, async (tx, fresh) => {
+      await db.tx(async (tx) => {
         const routingTables = new Map<string, RouteCandidate[]>();
-        for (const message of fresh) {
+        for (const message of messages) {
           const parsed = eventPublishedMessage.safeParse(message.value);
           if (!parsed.success) {
             logger.error({ messageId: message.id }, "skipping malformed events.v1 message");
