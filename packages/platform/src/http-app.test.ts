@@ -26,6 +26,7 @@ async function withApp(internalToken: string | undefined, run: (url: string) => 
       app.get("/exact", () => {
         throw new AppError(400, "invalid-filter", "x", undefined, { statusCode: 400, message: "exact" });
       });
+      app.get("/things/:id", (req, res) => void res.json({ id: req.params.id }));
       app.get("/boom", () => {
         throw new Error("database password is hunter2");
       });
@@ -94,6 +95,17 @@ describe("http app", () => {
         body: gzipSync('{"a":1,"b":"x"}'),
       });
       expect(gzipped.status).toBe(200);
+    });
+  });
+
+  it("answers 400, never 500, to a path that is not percent-encoded UTF-8 or a URL with %00", async () => {
+    await withApp(undefined, async (url) => {
+      for (const path of ["/things/%C0%AF", "/things/%ED%A0%80", "/things/%E0%A4%A", "/things/%00", "/things/x?filter=a%00b"]) {
+        const answer = await fetch(url + path);
+        expect(answer.status, path).toBe(400);
+        expect(((await answer.json()) as { code: string }).code).toBe("invalid-request");
+      }
+      expect(await (await fetch(`${url}/things/%F0%9F%98%80`)).json()).toEqual({ id: "😀" });
     });
   });
 

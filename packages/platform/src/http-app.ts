@@ -49,6 +49,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.disable("x-powered-by");
   app.set("query parser", "extended");
   app.use(refuseAbsoluteForm);
+  app.use(refuseNulInUrl);
   app.use(requestIdAndMetrics(opts));
   app.get("/health", (_req, res) => res.json({ status: "ok", service: opts.name }));
   app.get("/ready", readinessHandler(opts.readiness));
@@ -106,6 +107,12 @@ function requestIdAndMetrics(opts: HttpAppOptions) {
 /** `GET http://host/path` (a proxy's absolute form) is not a request for this server. */
 function refuseAbsoluteForm(req: Request, _res: Response, next: NextFunction) {
   if (!req.url.startsWith("/")) throw new AppError(400, "invalid-request", "The request target must be a path (origin form), not an absolute URL");
+  next();
+}
+
+/** PostgreSQL text cannot hold U+0000: a `%00` in the path or query (an id, a filter value) is refused here. */
+function refuseNulInUrl(req: Request, _res: Response, next: NextFunction) {
+  if (req.url.includes("%00")) throw new AppError(400, "invalid-request", "The URL must not contain the NUL character (%00)");
   next();
 }
 
@@ -174,6 +181,10 @@ function toAppError(err: unknown, bodyLimit: string): AppError | undefined {
   if (parserError?.type === "entity.parse.failed") return new AppError(400, "invalid-json", "Request body is not valid JSON");
   if (parserError?.type === NUL_TYPE) return new AppError(400, "invalid-json", "Strings must not contain the NUL character (\\u0000)");
 
+  // The router's decodeURIComponent of a path parameter (`%E0%A4%A`, `%C0%AF`, a lone surrogate's bytes) sets 400.
+  if (err instanceof URIError && parserError.status === 400) {
+    return new AppError(400, "invalid-request", "The URL path is not valid percent-encoded UTF-8");
+  }
   if (parserError?.type === "encoding.unsupported" || parserError?.type === "charset.unsupported") {
     return new AppError(415, "unsupported-media-type", "Request body encoding is not supported");
   }
