@@ -123,6 +123,19 @@ describe("gateway", () => {
     expect(Date.now() - started).toBeLessThan(2_500); // each used to wait 3 s for a projection
   });
 
+  it("announces a new business's signing key sealed: never plain in the gateway's outbox", async () => {
+    const given = "given-signing-key-0123456789abcdef";
+    const created = await call("POST", "/admin/businesses", {
+      headers: { "x-operator-token": OPERATOR_TOKEN },
+      body: { name: "Sealed Ltd", webhookUrl: "http://127.0.0.1:4000/hook", signingKey: given },
+    });
+    expect(created.status).toBe(201);
+    const { rows } = await platform.db.query<{ value: string }>("SELECT value::text AS value FROM gateway.outbox WHERE key = $1", [created.body.data.business.id]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.value).not.toContain(given);
+    expect(rows[0]!.value).toContain("sealedSigningKey");
+  });
+
   it("answers 400 to an absolute-form request line", async () => {
     const { request } = await import("node:http");
     const status = await new Promise<number>((resolve, reject) => {

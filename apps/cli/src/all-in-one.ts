@@ -104,7 +104,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     "bill-service": await serve(await createBillService(depsFor("bill-service"))),
   };
   const gatewayDeps = { ...depsFor("api-gateway"), metrics: createMetrics("api-gateway") };
-  const gateway = await createGateway({ ...gatewayDeps, upstreams, operatorToken: opts.operatorToken });
+  const gateway = await createGateway({ ...gatewayDeps, upstreams, operatorToken: opts.operatorToken, secretsKey });
   services.push(gateway);
   for (const service of services) await service.start();
   const front = await listen(gateway.app, opts.port ?? 8080, opts.host ?? "127.0.0.1");

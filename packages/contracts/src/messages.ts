@@ -17,8 +17,13 @@ export function busEnvelope<T extends string, D extends z.ZodType>(type: T, data
 
 export const defaultWebhookSchema = z.object({
   url: z.string(),
-  /** The test-mode default webhook's key; the registry generates the live default's (one key per mode). */
-  signingKey: z.string(),
+  /**
+   * The test-mode default webhook's key, sealed under SECRETS_KEY and bound to the business id (the platform's
+   * announcedSigningKeySealer); the registry generates the live default's (one key per mode).
+   */
+  sealedSigningKey: z.string().optional(),
+  /** The same in plain: only in messages from before keys were sealed. */
+  signingKey: z.string().optional(),
 });
 
 export const businessSchema = z.object({

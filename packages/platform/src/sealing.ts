@@ -77,6 +77,20 @@ export function signingKeySealer(secretsKeyHex: string): SigningKeySealer {
   };
 }
 
+/**
+ * The test default webhook's signing key as the gateway announces it on businesses.v1 (given when the business is
+ * created), sealed under SECRETS_KEY and bound to the business id, so the key is never plain in the gateway's outbox
+ * or on Kafka.
+ */
+export function announcedSigningKeySealer(secretsKeyHex: string) {
+  const sealer = createSealer(secretsKeyHex, "SECRETS_KEY");
+  const context = (businessId: string) => `business-default-signing-key:${businessId}`;
+  return {
+    seal: (businessId: string, signingKey: string) => sealer.seal(signingKey, context(businessId)),
+    open: (businessId: string, sealed: string) => sealer.open(sealed, context(businessId)),
+  };
+}
+
 /** Compares two secrets in constant time (over their SHA-256 digests, so the lengths do not leak either). */
 export function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());

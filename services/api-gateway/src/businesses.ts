@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { enqueue, type OutboxRelay } from "@cardhold/bus";
 import { TOPICS, type BusinessCreatedMessage } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
-import { newId, validate } from "@cardhold/platform";
+import { announcedSigningKeySealer, newId, validate } from "@cardhold/platform";
 import { apiKeyUseCases } from "./api-keys";
 import { insertBusiness, SCHEMA } from "./store/businesses.store";
 
@@ -23,8 +23,9 @@ export interface CreatedBusiness {
   testKey: string;
 }
 
-export function businessUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, logger?: Logger) {
+export function businessUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, secretsKey: string, logger?: Logger) {
   const keys = apiKeyUseCases(db, logger);
+  const announced = announcedSigningKeySealer(secretsKey);
 
   return {
     /**
@@ -43,7 +44,12 @@ export function businessUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, logge
           businessId: id,
           mode: "live",
           occurredAt: createdAt.toISOString(),
-          data: { id, name: input.name, defaultWebhook: { url: input.webhookUrl, signingKey }, createdAt: createdAt.toISOString() },
+          data: {
+            id,
+            name: input.name,
+            defaultWebhook: { url: input.webhookUrl, sealedSigningKey: announced.seal(id, signingKey) },
+            createdAt: createdAt.toISOString(),
+          },
         };
         await enqueue(tx, SCHEMA, [{ topic: TOPICS.businesses, key: id, value: message }]);
         return (await keys.issueKey(tx, id, { mode: "test" })).key;

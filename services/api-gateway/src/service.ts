@@ -25,6 +25,8 @@ const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
 export interface GatewayDeps extends ServiceDeps {
   upstreams: Record<Upstream, string>;
   operatorToken?: string;
+  /** SECRETS_KEY: seals the signing key a new business is announced with (businesses.v1). */
+  secretsKey: string;
 }
 
 export interface GatewayService extends Service {
@@ -35,7 +37,7 @@ export interface GatewayService extends Service {
 export async function createService(deps: GatewayDeps): Promise<GatewayService> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
-  const businesses = businessUseCases(deps.db, relay, deps.logger);
+  const businesses = businessUseCases(deps.db, relay, deps.secretsKey, deps.logger);
   const proxy = createProxy({ upstreams: deps.upstreams, internalToken: deps.internalToken });
   const doc = openApiDocument();
   const page = docsPage(doc);

@@ -1,7 +1,7 @@
 import express from "express";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
-import { createLogger, createMetrics, listen, type Listening } from "@cardhold/platform";
+import { createLogger, createMetrics, listen, newDataKey, type Listening } from "@cardhold/platform";
 import { UPSTREAMS, type Upstream } from "../src/routing";
 import { createService, type GatewayService } from "../src/service";
 
@@ -76,6 +76,7 @@ export async function startHarness(): Promise<Harness> {
       internalToken: INTERNAL,
       operatorToken: OPERATOR,
       upstreams,
+      secretsKey: newDataKey(),
     });
     await service.start();
     const http = await listen(service.app, 0);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
-import { prepareSchema, serviceApp, signingKeySealer, type Service, type ServiceDeps } from "@cardhold/platform";
+import { announcedSigningKeySealer, prepareSchema, serviceApp, signingKeySealer, type Service, type ServiceDeps } from "@cardhold/platform";
 import { webhookRoutes } from "./http/routes";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
 import { SCHEMA, sealPlainSigningKeys } from "./store/webhooks.store";
@@ -31,7 +31,7 @@ export async function createService(deps: ServiceDeps, opts: RegistryOptions): P
     async start() {
       const republished = await webhooks.republishQueued();
       if (republished > 0) deps.logger.info({ republished }, "published webhooks changed by a migration on webhooks.v1");
-      await subscribeToBusinesses(deps.db, deps.bus, relay, deps.logger, keys);
+      await subscribeToBusinesses(deps.db, deps.bus, relay, deps.logger, keys, announcedSigningKeySealer(opts.secretsKey));
       relay.start();
     },
     stop: () => relay.stop(),

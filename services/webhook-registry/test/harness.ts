@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import { TOPICS, type BusinessCreatedMessage, type Mode, type WebhookChangedMessage } from "@cardhold/contracts";
 import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
-import { createLogger, createMetrics, listen, newDataKey, newId, signingKeySealer, type Listening, type Service } from "@cardhold/platform";
+import { createLogger, createMetrics, listen, newDataKey, newId, signingKeySealer, type Listening, type Service, announcedSigningKeySealer } from "@cardhold/platform";
 import { createService } from "../src/service";
 
 export const INTERNAL = "internal-token-for-webhook-registry-tests";
@@ -92,15 +92,19 @@ export async function call(base: Listening, as: Caller, method: string, path: st
   return { status: res.status, body: await res.json() };
 }
 
-/** A businesses.v1 business.created message for a fresh business (the gateway's announcement). */
-export function businessCreated(url = "https://hooks.example.com/default", signingKey = `default-key-${newId("message")}`) {
+/**
+ * A businesses.v1 business.created message for a fresh business, as the gateway announces it: the test default's
+ * signing key sealed (or, `plain`, as versions before sealing sent it).
+ */
+export function businessCreated(url = "https://hooks.example.com/default", signingKey = `default-key-${newId("message")}`, plain = false) {
+  const businessId = newId("business");
+  const defaultWebhook = plain ? { url, signingKey } : { url, sealedSigningKey: announcedSigningKeySealer(SECRETS_KEY).seal(businessId, signingKey) };
   const value: BusinessCreatedMessage = {
     type: "business.created",
-    businessId: newId("business"),
+    businessId,
     mode: "live",
     occurredAt: new Date().toISOString(),
-    data: { id: "", name: "Test business", defaultWebhook: { url, signingKey }, createdAt: new Date().toISOString() },
+    data: { id: businessId, name: "Test business", defaultWebhook, createdAt: new Date().toISOString() },
   };
-  value.data.id = value.businessId;
-  return { id: newId("message"), topic: TOPICS.businesses, key: value.businessId, value };
+  return { id: newId("message"), topic: TOPICS.businesses, key: value.businessId, value, signingKey };
 }

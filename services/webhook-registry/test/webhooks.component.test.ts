@@ -27,7 +27,7 @@ async function business(defaultUrl?: string): Promise<{ test: Caller; live: Call
   for (const as of [test, live]) {
     await eventually(async () => expect((await api(as, "GET", "/webhooks?filter=isDefault:true")).body.data).toHaveLength(1), 5_000);
   }
-  return { test, live, defaultKey: message.value.data.defaultWebhook.signingKey };
+  return { test, live, defaultKey: message.signingKey };
 }
 
 const valid = () => ({
@@ -66,6 +66,22 @@ describe("the businesses.v1 consumer", () => {
       const signingKey = keyIn(announced!.value);
       if (mode === "test") expect(signingKey).toBe("default-signing-key-0123456789");
       else expect(signingKey).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it("opens the announced key sealed for its business only; a plain one from an earlier gateway is still taken", async () => {
+    const sealed = businessCreated("https://hooks.example.com/sealed", "sealed-announced-key-0123456789");
+    expect(JSON.stringify(sealed.value)).not.toContain("sealed-announced-key-0123456789");
+    const plain = businessCreated("https://hooks.example.com/plain", "plain-announced-key-0123456789", true);
+    await h.bus.publish([sealed, plain]);
+    for (const [message, key] of [[sealed, "sealed-announced-key-0123456789"], [plain, "plain-announced-key-0123456789"]] as const) {
+      const as: Caller = { businessId: message.value.businessId, mode: "test" };
+      const id = await eventually(async () => {
+        const list = (await api(as, "GET", "/webhooks?filter=isDefault:true")).body.data;
+        expect(list).toHaveLength(1);
+        return list[0].id as string;
+      }, 5_000);
+      expect((await api(as, "GET", `/webhooks/${id}/secret`)).body.data.signingKey).toBe(key);
     }
   });
 
