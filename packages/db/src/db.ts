@@ -41,6 +41,15 @@ export interface DbOptions {
 }
 
 /**
+ * Marks a statement whose text is built from a caller's input (a list query's filters and sorts): it is never
+ * prepared, so no caller can make a connection keep an unbounded number of prepared statements.
+ */
+export const ONE_OFF = "/* one-off */ ";
+
+/** A safety net under ONE_OFF: past this many distinct texts, new ones run unprepared. */
+const MAX_PREPARED_TEXTS = 1_000;
+
+/**
  * Parameterised statements are prepared once per connection under a name derived from their text, so PostgreSQL
  * parses and plans each of them once instead of on every call (statements without values stay unnamed: they may
  * hold several commands).
@@ -50,6 +59,7 @@ function prepared(text: string, values: unknown[] | undefined): string | pg.Quer
   if (values === undefined) return text;
   let name = statementNames.get(text);
   if (!name) {
+    if (text.startsWith(ONE_OFF) || statementNames.size >= MAX_PREPARED_TEXTS) return { text, values };
     name = `s${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
     statementNames.set(text, name);
   }

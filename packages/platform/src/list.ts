@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import type { Queryable } from "@cardhold/db";
+import { ONE_OFF, type Queryable } from "@cardhold/db";
 import {
   applyExpand,
   applySelect,
@@ -33,11 +33,11 @@ export async function listResource<Row>(req: Request, opts: ListOptions<Row>) {
   const query = withinFixed(parseOrThrow(req.query as Record<string, unknown>, opts.spec), opts);
   try {
     const cursorCheck = compileCursorCheck(query, opts.spec, opts.scope);
-    if (cursorCheck && (await opts.db.query(cursorCheck.text, cursorCheck.values)).rowCount === 0) {
+    if (cursorCheck && (await opts.db.query(ONE_OFF + cursorCheck.text, cursorCheck.values)).rowCount === 0) {
       throw new AppError(400, "invalid-query", `no ${opts.spec.name} ${query.after ?? query.before} to page from`);
     }
     const page = compileListQuery(query, opts.spec, opts.scope);
-    const { rows } = await opts.db.query(page.text, page.values);
+    const { rows } = await opts.db.query(ONE_OFF + page.text, page.values);
     const { data, metadata } = finishPage(rows as Row[], query);
     let records = data.map(opts.toRecord);
     if (opts.loaders) records = await applyExpand(records, query, opts.spec, opts.loaders, opts.scope);
@@ -45,7 +45,7 @@ export async function listResource<Row>(req: Request, opts: ListOptions<Row>) {
     const result: { hasMore: boolean; totalCount?: number } = { ...metadata };
     if (query.countTotal) {
       const count = compileCountQuery(query, opts.spec, opts.scope);
-      const { rows: countRows } = await opts.db.query<{ count: number }>(count.text, count.values);
+      const { rows: countRows } = await opts.db.query<{ count: number }>(ONE_OFF + count.text, count.values);
       result.totalCount = Number(countRows[0]?.count ?? 0);
     }
     return { code: "success" as const, data: records, metadata: result };

@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, ONE_OFF, type Db } from "./db";
+import { createTestDatabase, type TestDatabase } from "./testing";
+
+let database: TestDatabase;
+let db: Db;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = createDb({ url: database.url, poolSize: 1 });
+});
+afterAll(async () => {
+  await db.close();
+  await database.stop();
+});
+
+const preparedHere = async () =>
+  (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements")).rows[0]!.n;
+
+describe("statements", () => {
+  it("prepares a parameterised statement once per connection, and never one marked ONE_OFF", async () => {
+    const before = await preparedHere();
+    for (let i = 0; i < 3; i++) expect((await db.query("SELECT $1::int + 1 AS n", [i])).rows[0]).toEqual({ n: i + 1 });
+    expect(await preparedHere()).toBe(before + 1);
+    for (let i = 0; i < 3; i++) await db.query(`${ONE_OFF}SELECT $1::int + ${i} AS n`, [i]);
+    expect(await preparedHere()).toBe(before + 1);
+  });
+
+  it("commits bookkeeping on a session that does not wait for the disk; other commits keep the server's setting", async () => {
+    const SQL = "SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'";
+    expect((await db.bookkeeping(SQL)).rows[0]).toEqual({ setting: "off", source: "client" });
+    expect((await db.tx((tx) => tx.query(SQL), { durable: false })).rows[0]).toEqual({ setting: "off", source: "client" });
+    expect((await db.query(SQL)).rows[0]!.source).not.toBe("client");
+    expect((await db.tx((tx) => tx.query(SQL))).rows[0]!.source).not.toBe("client");
+  });
+});
