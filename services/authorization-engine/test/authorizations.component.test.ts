@@ -234,6 +234,20 @@ describe("no usable answer: the timeout default", () => {
     expect(Date.now() - started).toBeLessThan(2_000); // decided at arrival + 4 s, about 1 s after it was created
   });
 
+  it("a request that reaches the engine too late to ask the receiver is decided by the default at once", async () => {
+    const as = newBusiness();
+    const card = await issueCard(h, as, { funds: 10_000 });
+    const path = `/simulation/cards/${card.cardId}/request-authorization/capture`;
+    const started = Date.now();
+    const reply = await call(h, as, "POST", path, { amount: 1_000, channel: "online" }, { "x-received-at": String(Date.now() - 3_900) });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(reply.body.data).toMatchObject({ status: "declined", decisionType: "system-response", statusReason: "platform-overloaded" });
+    const id = reply.body.data.id as string;
+    await eventually(() => expect(h.events.some((e) => e.event === "card.authorization.closed" && (e.data as { id: string }).id === id)).toBe(true));
+    expect(h.events.some((e) => e.event === "card.authorization.request" && (e.data as { id: string }).id === id)).toBe(false);
+    expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 10_000, held: 0 });
+  });
+
   it("the deadline survives a restart: an engine stopped during the wait ends it with the default when it is back", async () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000, timeoutDefault: "approve" });

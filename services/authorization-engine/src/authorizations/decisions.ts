@@ -11,7 +11,7 @@ import { carryOut } from "./carry-out";
 const scopeOf = (row: AuthorizationRow): Scope => ({ businessId: row.business_id, mode: row.mode });
 
 /** What the platform reports for a check that its timeout default approves: the funding balance and the card's name. */
-async function checkFallback(tx: Queryable, row: AuthorizationRow): Promise<CheckFallback | undefined> {
+export async function platformCheckAnswer(tx: Queryable, row: AuthorizationRow): Promise<CheckFallback | undefined> {
   if (row.type !== "check") return undefined;
   const [account] = await findAccountsByIds(tx, scopeOf(row), [row.account_id]);
   const card = await findCard(tx, scopeOf(row), row.card_id);
@@ -26,7 +26,7 @@ async function checkFallback(tx: Queryable, row: AuthorizationRow): Promise<Chec
 export async function applyDecision(tx: Queryable, decision: DecisionAnsweredMessage["data"], now: number): Promise<AuthorizationRow | undefined> {
   const row = await lockAuthorizationById(tx, decision.resourceId);
   if (!row || row.decision_event_id !== decision.eventId || !isAwaitingAnswer(toDomain(row))) return undefined;
-  const step = applyAnswer(toDomain(row), answerOf(decision), now, await checkFallback(tx, row));
+  const step = applyAnswer(toDomain(row), answerOf(decision), now, await platformCheckAnswer(tx, row));
   return carryOut(tx, scopeOf(row), row, step);
 }
 
@@ -37,7 +37,7 @@ export async function applyDecision(tx: Queryable, decision: DecisionAnsweredMes
 export async function applyOverdueDefaults(tx: Queryable, graceMs: number, limit: number, now: number): Promise<AuthorizationRow[]> {
   const decided: AuthorizationRow[] = [];
   for (const row of await lockOverdueAuthorizations(tx, graceMs, limit)) {
-    const step = applyTimeoutDefault(toDomain(row), now, "timeout-error", await checkFallback(tx, row));
+    const step = applyTimeoutDefault(toDomain(row), now, "timeout-error", await platformCheckAnswer(tx, row));
     decided.push(await carryOut(tx, scopeOf(row), row, step));
   }
   return decided;

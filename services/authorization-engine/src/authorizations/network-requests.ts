@@ -3,7 +3,9 @@ import type { OutboxRelay } from "@cardhold/bus";
 import type { Db, Queryable } from "@cardhold/db";
 import { AppError, failpoint, newId, notFound, stateConflict } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
-import { askReceiver, declineByService, IllegalTransition, requestAmountUpdate, reverse, type Authorization, type Step } from "../domain/authorization";
+import {
+  askReceiver, declineByService, decideWithoutAsking, IllegalTransition, requestAmountUpdate, reverse, tooLateToAsk, type Authorization, type Step,
+} from "../domain/authorization";
 import { preCheck, type Channel } from "../domain/pre-checks";
 import { intervalStart, type LimitInterval } from "../domain/spending-windows";
 import {
@@ -13,6 +15,7 @@ import { findAuthorizationSubject, type AuthorizationSubject } from "../store/ca
 import { openLedger } from "../store/ledger.store";
 import { webhookTimeoutDefault } from "../store/webhooks.store";
 import { carryOut } from "./carry-out";
+import { platformCheckAnswer } from "./decisions";
 
 export interface NetworkContext {
   db: Db;
@@ -110,7 +113,12 @@ export async function requestAuthorization(ctx: NetworkContext, scope: Scope, ca
     if (!inserted) return (await findByNetworkReference(tx, scope, card.id, request.reference!))!;
     const domain = toDomain(inserted);
     const askedAt = Math.min(now, request.arrivedAt ?? now);
-    const step = pre.outcome === "decline" ? declineByService(domain, pre.reason, pre.detail) : askReceiver(domain, askedAt);
+    const step =
+      pre.outcome === "decline"
+        ? declineByService(domain, pre.reason, pre.detail)
+        : tooLateToAsk(askedAt, now)
+          ? decideWithoutAsking(domain, askedAt, await platformCheckAnswer(tx, inserted))
+          : askReceiver(domain, askedAt);
     return carryOut(tx, scope, inserted, step, ledger);
   });
   // The request is committed with its event in the outbox but maybe not yet published: a crash here must lose nothing.

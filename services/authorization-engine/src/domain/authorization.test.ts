@@ -5,9 +5,11 @@ import {
   applyTimeoutDefault,
   askReceiver,
   declineByService,
+  decideWithoutAsking,
   IllegalTransition,
   requestAmountUpdate,
   reverse,
+  tooLateToAsk,
   type Authorization,
   type Effect,
   type Step,
@@ -42,6 +44,20 @@ describe("the interface's transition table, row by row", () => {
       { kind: "emit", event: "card.authorization.request" },
       { kind: "await-decision", dueAt: NOW + 4_000 },
     ]);
+  });
+
+  it("created + all checks pass, but too late to ask → the timeout default at once, platform-overloaded, nothing asked", () => {
+    expect(tooLateToAsk(NOW - 3_800, NOW)).toBe(true);
+    expect(tooLateToAsk(NOW - 3_700, NOW)).toBe(false);
+    const declined = decideWithoutAsking(fresh(), NOW - 3_900);
+    expect(declined.authorization).toMatchObject({ status: "declined", decisionType: "system-response", statusReason: "platform-overloaded", held: 0, decisionDueAt: null });
+    expect(kinds(declined)).toEqual(["hold", "release-hold", "emit card.authorization.closed"]);
+    const approvedByDefault = decideWithoutAsking(fresh({ timeoutDefault: "approve" }), NOW - 3_900);
+    expect(approvedByDefault.authorization).toMatchObject({ status: "approved", statusReason: "platform-overloaded", debited: 56_500 });
+    expect(kinds(approvedByDefault)).toEqual(["hold", "capture-hold", "emit card.authorization.closed", "create-transaction"]);
+    const check = decideWithoutAsking(fresh({ type: "check", amount: 0, fees: 0, timeoutDefault: "approve" }), NOW, { cardBalance: 10, cardHolderName: "Ada" });
+    expect(check.authorization).toMatchObject({ status: "approved", cardBalance: 10, cardHolderName: "Ada", statusReason: "platform-overloaded" });
+    expect(kinds(check)).toEqual([]);
   });
 
   it("held + approve → approved, hold becomes a debit, closed event and a negative transaction", () => {

@@ -12,6 +12,9 @@ export type TransactionType = "capture" | "adjustment" | "reversal";
 /** How long the receiver has to answer a decision event (interface Limits). */
 export const DECISION_WINDOW_MS = 4_000;
 
+/** Less of the window than this left when the request gets to the engine: too late to ask the receiver at all. */
+export const MIN_ASK_WINDOW_MS = 250;
+
 export interface Authorization {
   id: string;
   type: "check" | "capture";
@@ -112,6 +115,22 @@ export function askReceiver(a: Authorization, now: number): Step {
     effects: [...(holds ? [{ kind: "hold", amount: total } as const] : []), emit("card.authorization.request"), { kind: "await-decision", dueAt }],
   };
 }
+
+/**
+ * All pre-checks passed, but the request reached the engine too late to ask the receiver in its window (the platform
+ * is behind): the timeout default decides at once, with statusReason `platform-overloaded`. The receiver is not
+ * asked; a capture's outcome reaches it as usual (card.authorization.closed). The funds are held and then captured or
+ * released, as if the receiver had not answered.
+ */
+export function decideWithoutAsking(a: Authorization, arrivedAt: number, fallback?: CheckFallback): Step {
+  const asked = askReceiver(a, arrivedAt);
+  const held = asked.effects.filter((e) => e.kind === "hold");
+  const decided = applyTimeoutDefault(asked.authorization, arrivedAt, "platform-overloaded", fallback);
+  return { authorization: decided.authorization, effects: [...held, ...decided.effects] };
+}
+
+/** Whether a request that reached the platform at `arrivedAt` can still be put to the receiver at `now`. */
+export const tooLateToAsk = (arrivedAt: number, now: number) => arrivedAt + DECISION_WINDOW_MS - now < MIN_ASK_WINDOW_MS;
 
 function approveCapture(a: Authorization, answer: Approve, decisionType: DecisionType, reason: string | null): Step {
   const captured: Effect[] = a.held > 0 ? [{ kind: "capture-hold", amount: a.held }] : [];
