@@ -92,8 +92,9 @@ function newRow(scope: Scope, card: SubjectCard, program: SubjectProgram, type: 
  * the same authorization: it is returned as it stands and charges nothing more.
  */
 export async function requestAuthorization(ctx: NetworkContext, scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest): Promise<AuthorizationRow> {
-  const now = ctx.now?.() ?? Date.now();
   const row = await ctx.db.tx(async (tx) => {
+    // Read the clock once the transaction has its connection: under load, waiting for one eats into the window.
+    const now = ctx.now?.() ?? Date.now();
     const subject = await findAuthorizationSubject(tx, scope, cardId);
     if (!subject) throw notFound("Card", cardId);
     const { card, program } = subject;
