@@ -94,7 +94,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
         headers: r.headers,
       })),
     );
-    // Losing this mark in a crash only publishes the rows again, which consumers ignore (inbox): no need to wait for disk.
+    // Losing this mark in a crash only publishes the rows again, which consumers ignore (their inbox, or handling that
+    // is idempotent by itself): no need to wait for the disk.
     await db.bookkeeping(`UPDATE ${schema}.outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [rows.map((r) => r.seq)]);
     return rows.length === batchSize;
   };

@@ -87,7 +87,7 @@ export function createDb(opts: DbOptions): Db {
   const pool = newPool(opts, size);
   // Bookkeeping commits go through connections whose session does not wait for the disk: no SET per transaction.
   let lazyBookkeepingPool: pg.Pool | undefined;
-  const bookkeepingPool = () => (lazyBookkeepingPool ??= newPool(opts, Math.max(1, Math.ceil(size / 2)), "-c synchronous_commit=off"));
+  const bookkeepingPool = () => (lazyBookkeepingPool ??= newPool(opts, Math.max(1, Math.ceil(size / 4)), "-c synchronous_commit=off"));
   return {
     query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(pool, text, values),
     bookkeeping: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(bookkeepingPool(), text, values),
