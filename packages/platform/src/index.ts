@@ -17,3 +17,4 @@ export * from "./customer-projection";
 export * from "./webhook-changes";
 export * from "./special-addresses";
 export * from "./sealing";
+export * from "./seal-plain-keys";

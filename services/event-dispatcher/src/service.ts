@@ -1,13 +1,13 @@
 import { fileURLToPath } from "node:url";
 import { Counter } from "prom-client";
 import { createOutboxRelay } from "@cardhold/bus";
-import { prepareSchema, serviceApp, signingKeySealer, type Service, type ServiceDeps } from "@cardhold/platform";
+import { prepareSchema, sealPlainSigningKeys, serviceApp, signingKeySealer, type Service, type ServiceDeps } from "@cardhold/platform";
 import { createDeliveryWorker } from "./delivery/delivery.worker";
 import { createSigningKeyCache } from "./delivery/signing-keys";
 import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS, type RetrySchedule } from "./domain/retry-schedule";
 import { eventRoutes } from "./http/routes";
 import { subscribeToEvents, subscribeToWebhooks } from "./messaging/consumers";
-import { SCHEMA, sealPlainSigningKeys } from "./store/webhooks.store";
+import { SCHEMA } from "./store/webhooks.store";
 
 export const NAME = "event-dispatcher";
 const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
@@ -28,7 +28,7 @@ export interface DispatcherOptions {
 export async function createService(deps: ServiceDeps, opts: DispatcherOptions): Promise<Service> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
   const keys = signingKeySealer(opts.secretsKey);
-  const sealed = await sealPlainSigningKeys(deps.db, keys.seal);
+  const sealed = await sealPlainSigningKeys(deps.db, { table: "dispatcher.webhooks", seal: keys.seal });
   if (sealed > 0) deps.logger.info({ sealed }, "sealed signing keys kept in plain by an earlier version");
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
   const decisionsNotSent = new Counter({

@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
-import { announcedSigningKeySealer, prepareSchema, serviceApp, signingKeySealer, type Service, type ServiceDeps } from "@cardhold/platform";
+import { announcedSigningKeySealer, prepareSchema, sealPlainSigningKeys, serviceApp, signingKeySealer, type Service, type ServiceDeps } from "@cardhold/platform";
 import { webhookRoutes } from "./http/routes";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
-import { SCHEMA, sealPlainSigningKeys } from "./store/webhooks.store";
+import { queueRepublish, SCHEMA } from "./store/webhooks.store";
 import { webhookUseCases, type WebhookOptions } from "./webhooks";
 
 export const NAME = "webhook-registry";
@@ -19,7 +19,8 @@ export interface RegistryOptions {
 export async function createService(deps: ServiceDeps, opts: RegistryOptions): Promise<Service> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
   const keys = signingKeySealer(opts.secretsKey);
-  const sealed = await sealPlainSigningKeys(deps.db, keys.seal);
+  // Each sealed row is published again, so webhooks.v1 carries the sealed key and the compacted topic forgets the plain one.
+  const sealed = await sealPlainSigningKeys(deps.db, { table: "webhooks.webhooks", seal: keys.seal, afterSealing: queueRepublish });
   if (sealed > 0) deps.logger.info({ sealed }, "sealed signing keys kept in plain by an earlier version");
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
   const options: WebhookOptions = { allowPrivateTargets: opts.allowPrivateTargets ?? false, keys };

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "@cardhold/db";
+import type { Queryable } from "@cardhold/db";
 import type { WebhookChangedMessage } from "@cardhold/contracts";
 import type { RouteCandidate } from "../domain/routing";
 
@@ -19,36 +19,6 @@ export async function upsertWebhook(db: Queryable, m: WebhookChangedMessage, sea
      WHERE dispatcher.webhooks.updated_at <= EXCLUDED.updated_at`,
     [w.id, m.businessId, m.mode, w.url, JSON.stringify(w.events), sealedSigningKey, w.status, w.isDefault, m.occurredAt],
   );
-}
-
-/**
- * Seals the keys rows still hold in plain (copied from messages before migration 004) and clears the plain column;
- * idempotent, a batch at a time. Returns how many rows were sealed.
- */
-export async function sealPlainSigningKeys(
-  db: Pick<Db, "tx">,
-  seal: (webhookId: string, signingKey: string) => string,
-  batch = 200,
-): Promise<number> {
-  let sealed = 0;
-  for (;;) {
-    const done = await db.tx(async (tx) => {
-      const { rows } = await tx.query<{ id: string; signing_key: string }>(
-        `SELECT id, signing_key FROM dispatcher.webhooks WHERE signing_key IS NOT NULL ORDER BY id LIMIT $1
-         FOR UPDATE SKIP LOCKED`,
-        [batch],
-      );
-      for (const row of rows) {
-        await tx.query("UPDATE dispatcher.webhooks SET sealed_signing_key = $2, signing_key = NULL WHERE id = $1", [
-          row.id,
-          seal(row.id, row.signing_key),
-        ]);
-      }
-      return rows.length;
-    });
-    sealed += done;
-    if (done < batch) return sealed;
-  }
 }
 
 export async function deleteWebhook(db: Queryable, id: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from "@cardhold/db";
+import type { Queryable } from "@cardhold/db";
 import type { WebhookConfig, WebhookRecord } from "@cardhold/contracts";
 import { scopedResource } from "@cardhold/query";
 
@@ -160,35 +160,7 @@ export async function takeRepublishQueue(db: Queryable): Promise<WebhookRow[]> {
   return rows;
 }
 
-/**
- * Seals the signing keys still kept in plain (rows from before migration 004), a batch at a time, clears the plain
- * column and queues each row for publishing again (webhooks.republish), so webhooks.v1 carries the sealed key and the
- * compacted topic forgets the plain one. Idempotent: only rows with a plain key are touched; SKIP LOCKED lets
- * replicas starting together share the work. Returns how many rows were sealed.
- */
-export async function sealPlainSigningKeys(
-  db: Pick<Db, "tx">,
-  seal: (webhookId: string, signingKey: string) => string,
-  batch = 200,
-): Promise<number> {
-  let sealed = 0;
-  for (;;) {
-    const done = await db.tx(async (tx) => {
-      const { rows } = await tx.query<{ id: string; signing_key: string }>(
-        `SELECT id, signing_key FROM webhooks.webhooks WHERE signing_key IS NOT NULL ORDER BY id LIMIT $1
-         FOR UPDATE SKIP LOCKED`,
-        [batch],
-      );
-      for (const row of rows) {
-        await tx.query("UPDATE webhooks.webhooks SET sealed_signing_key = $2, signing_key = NULL WHERE id = $1", [
-          row.id,
-          seal(row.id, row.signing_key),
-        ]);
-        await tx.query("INSERT INTO webhooks.republish (webhook_id) VALUES ($1) ON CONFLICT DO NOTHING", [row.id]);
-      }
-      return rows.length;
-    });
-    sealed += done;
-    if (done < batch) return sealed;
-  }
+/** Queues a webhook whose stored configuration changed behind the use cases' back for publishing on webhooks.v1. */
+export async function queueRepublish(tx: Queryable, webhookId: string): Promise<void> {
+  await tx.query("INSERT INTO webhooks.republish (webhook_id) VALUES ($1) ON CONFLICT DO NOTHING", [webhookId]);
 }
