@@ -25,3 +25,30 @@ export async function createBusiness(baseUrl: string, operatorToken: string, bod
   const reply = (await res.json()) as { data: { business: { id: string }; testKey: string } };
   return { businessId: reply.data.business.id, testKey: reply.data.testKey };
 }
+
+export interface GatewayCall {
+  key?: string;
+  body?: unknown;
+  /** Sent as is instead of `body` (malformed JSON, odd encodings). */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+/** Any request to a gateway, answers that are not JSON included: status, body (parsed when it is JSON) and headers. */
+export async function callGateway(baseUrl: string, method: string, path: string, opts: GatewayCall = {}) {
+  const headers: Record<string, string> = { "content-type": "application/json", ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers,
+    body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
+  });
+  const text = await response.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: response.status, body, headers: response.headers };
+}

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../../test/support/eventually";
 import { startAllInOne, type AllInOne } from "./all-in-one";
+import { callGateway, type GatewayCall } from "../../../test/support/api-client";
 
 const OPERATOR_TOKEN = "operator-token-for-tests-0123";
 let platform: AllInOne;
@@ -13,23 +14,7 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function call(method: string, path: string, opts: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { "content-type": "application/json", ...opts.headers };
-  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  const response = await fetch(platform.url + path, {
-    method,
-    headers,
-    body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
-  });
-  const text = await response.text();
-  let body: any;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  return { status: response.status, body, headers: response.headers };
-}
+const call = (method: string, path: string, opts: GatewayCall = {}) => callGateway(platform.url, method, path, opts);
 
 const fixture = async () =>
   JSON.parse(await readFile(new URL("../../../test/fixtures/customer-create-response.json", import.meta.url), "utf8")).data;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEY_CACHE_MS } from "../src/api-keys";
 import { OPERATOR, startHarness, type Harness } from "./harness";
+import { callGateway, type GatewayCall } from "../../../test/support/api-client";
 
 let h: Harness;
 let gatewayA: string;
@@ -17,27 +18,8 @@ afterAll(async () => {
 
 const operator = { "x-operator-token": OPERATOR };
 
-async function call(
-  method: string,
-  path: string,
-  opts: { key?: string; body?: unknown; headers?: Record<string, string>; gateway?: string } = {},
-) {
-  const headers: Record<string, string> = { "content-type": "application/json", ...opts.headers };
-  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  const response = await fetch((opts.gateway ?? gatewayA) + path, {
-    method,
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  const text = await response.text();
-  let body: any;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  return { status: response.status, body };
-}
+const call = (method: string, path: string, opts: GatewayCall & { gateway?: string } = {}) =>
+  callGateway(opts.gateway ?? gatewayA, method, path, opts);
 
 async function newBusiness(name: string) {
   const res = await call("POST", "/admin/businesses", { headers: operator, body: { name, webhookUrl: "http://127.0.0.1:4000/hook" } });
