@@ -1,10 +1,10 @@
-import { chmodSync, chownSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import pg from "pg";
 import { startPostgresServer, type PostgresServer } from "./embedded/postgres-server";
-import { serverAccount } from "./embedded/server-account";
+import { closedAncestor, serverAccount } from "./embedded/server-account";
 
 export interface EmbeddedPostgres {
   /** The URL of the application database; every service opens its own pool on it. */
@@ -71,17 +71,12 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions = {}):
 /** As root, the server runs as `postgres`: every directory above its own must let that account pass. */
 function checkReachable(dir: string) {
   const account = serverAccount();
-  if (!account) return;
-  for (let path = dirname(resolve(dir)); ; path = dirname(path)) {
-    const { mode, uid, gid } = statSync(path);
-    const passes = uid === account.uid ? mode & 0o100 : gid === account.gid ? mode & 0o010 : mode & 0o001;
-    if (!passes) {
-      throw new Error(
-        `PostgreSQL runs as the postgres account (this process is root) and cannot reach ${dir}: ${path} is closed to it ` +
-          "(give the postgres group passage with chgrp postgres and chmod g+x, or choose another directory)",
-      );
-    }
-    if (path === dirname(path)) return;
+  const closed = account && closedAncestor(account, dir);
+  if (closed) {
+    throw new Error(
+      `PostgreSQL runs as the postgres account (this process is root) and cannot reach ${dir}: ${closed} is closed to it ` +
+        "(give the postgres group passage with chgrp postgres and chmod g+x, or choose another directory)",
+    );
   }
 }
 

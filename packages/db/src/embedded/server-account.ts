@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 
 export interface ServerAccount {
   uid: number;
@@ -19,5 +21,15 @@ export function serverAccount(): ServerAccount | undefined {
   } catch {
     execFileSync("useradd", ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"]);
     return { uid: idOf("-u", "postgres"), gid: idOf("-g", "postgres") };
+  }
+}
+
+/** The first directory above `path` that the account may not pass through, or undefined when it can reach `path`. */
+export function closedAncestor(account: ServerAccount, path: string): string | undefined {
+  for (let dir = dirname(resolve(path)); ; dir = dirname(dir)) {
+    const { mode, uid, gid } = statSync(dir);
+    const passes = uid === account.uid ? mode & 0o100 : gid === account.gid ? mode & 0o010 : mode & 0o001;
+    if (!passes) return dir;
+    if (dir === dirname(dir)) return undefined;
   }
 }
