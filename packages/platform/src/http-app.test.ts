@@ -85,6 +85,9 @@ describe("http app", () => {
       const nul = await post(`${url}/echo`, '{"a":1,"b":"x\\u0000y"}');
       expect(nul.status).toBe(400);
       expect(((await nul.json()) as { message: string }).message).toContain("NUL");
+      const lone = await post(`${url}/echo`, '{"a":1,"b":"x\\ud800"}');
+      expect(lone.status).toBe(400);
+      expect((await post(`${url}/echo`, '{"a":1,"b":"\\ud83d\\ude00"}')).status).toBe(200);
       for (const encoding of ["gzip", "deflate", "br"]) {
         const garbled = await post(`${url}/echo`, '{"a":1,"b":"x"}', { "content-encoding": encoding });
         expect(garbled.status).toBe(400);

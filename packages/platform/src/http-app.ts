@@ -3,7 +3,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { Logger } from "pino";
 import { AppError } from "./errors";
 import { newId } from "./ids";
-import { jsonTextDepth, MAX_JSON_DEPTH } from "./json-limits";
+import { hasLoneSurrogateEscape, jsonTextDepth, MAX_JSON_DEPTH } from "./json-limits";
 import type { Metrics } from "./metrics";
 import { INTERNAL_HEADERS } from "./request-context";
 
@@ -67,6 +67,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
         if (jsonTextDepth(buf) > MAX_JSON_DEPTH) throw Object.assign(new Error("JSON nested too deep"), { type: TOO_DEEP_TYPE });
         // PostgreSQL text cannot hold U+0000: refuse it here rather than fail deep inside a service.
         if (buf.includes(NUL_ESCAPE)) throw Object.assign(new Error("NUL character"), { type: NUL_TYPE });
+        if (hasLoneSurrogateEscape(buf.toString("utf8"))) throw Object.assign(new Error("lone surrogate"), { type: SURROGATE_TYPE });
         (req as Request).rawBody = buf;
       },
     }),
@@ -167,6 +168,7 @@ export function errorHandler(logger: Logger, bodyLimit = "1mb") {
 
 const TOO_DEEP_TYPE = "entity.too.deep";
 const NUL_TYPE = "entity.nul.character";
+const SURROGATE_TYPE = "entity.lone.surrogate";
 const NUL_ESCAPE = Buffer.from("\\u0000");
 
 function toAppError(err: unknown, bodyLimit: string): AppError | undefined {
@@ -180,6 +182,9 @@ function toAppError(err: unknown, bodyLimit: string): AppError | undefined {
   }
   if (parserError?.type === "entity.parse.failed") return new AppError(400, "invalid-json", "Request body is not valid JSON");
   if (parserError?.type === NUL_TYPE) return new AppError(400, "invalid-json", "Strings must not contain the NUL character (\\u0000)");
+  if (parserError?.type === SURROGATE_TYPE) {
+    return new AppError(400, "invalid-json", "Strings must be Unicode text: a \\uD800–\\uDFFF escape needs its pair");
+  }
 
   // The router's decodeURIComponent of a path parameter (`%E0%A4%A`, `%C0%AF`, a lone surrogate's bytes) sets 400.
   if (err instanceof URIError && parserError.status === 400) {

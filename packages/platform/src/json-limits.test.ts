@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonTextDepth, MAX_JSON_DEPTH, parseJsonWithin, valueDepth } from "./json-limits";
+import { hasLoneSurrogateEscape, jsonTextDepth, MAX_JSON_DEPTH, parseJsonWithin, valueDepth } from "./json-limits";
 
 const nested = (levels: number, open = "[", close = "]") => open.repeat(levels) + close.repeat(levels);
 
@@ -38,5 +38,30 @@ describe("JSON depth", () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = { a: deep };
     expect(valueDepth(deep)).toBe(MAX_JSON_DEPTH + 1);
+  });
+});
+
+describe("lone surrogate escapes", () => {
+  it.each([
+    ['{"a":"\\ud800"}', true],
+    ['{"a":"\\udc00"}', true],
+    ['{"a":"\\ud800x"}', true],
+    ['{"a":"\\ud83d\\ude00"}', false],
+    ['{"a":"\\uD83D\\uDE00 \\ud800"}', true],
+    ['{"a":"\\\\ud800"}', false],
+    ['{"a":"\\\\\\ud800"}', true],
+    ['{"a":"plain \\u00e9"}', false],
+  ])("%s → %s", (text, lone) => {
+    expect(hasLoneSurrogateEscape(text)).toBe(lone);
+    expect(JSON.stringify(JSON.parse(text)).length).toBeGreaterThan(0);
+  });
+
+  it("agrees with isWellFormed on any string JSON.stringify escapes", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (value) => {
+        const text = JSON.stringify({ value });
+        expect(hasLoneSurrogateEscape(text)).toBe(!(value as unknown as { isWellFormed(): boolean }).isWellFormed());
+      }),
+    );
   });
 });

@@ -53,3 +53,23 @@ export function parseJsonWithin(text: string, maxDepth = MAX_JSON_DEPTH): unknow
     return undefined;
   }
 }
+
+const SURROGATE_ESCAPE = /(\\+)u([dD][89a-fA-F][0-9a-fA-F]{2})/g;
+
+/**
+ * Whether JSON text escapes a lone UTF-16 surrogate (`"\ud800"` with no partner): JSON.parse accepts it, but such a
+ * string is not Unicode text and PostgreSQL refuses it. Only escapes can carry one: raw bytes are decoded as UTF-8.
+ */
+export function hasLoneSurrogateEscape(text: string): boolean {
+  if (!/\\u[dD][89a-fA-F]/.test(text)) return false;
+  let expectLowAt = -1;
+  for (const match of text.matchAll(SURROGATE_ESCAPE)) {
+    if (match[1]!.length % 2 === 0) continue; // an escaped backslash followed by "u…": plain text
+    const at = match.index! + match[1]!.length - 1;
+    const code = parseInt(match[2]!, 16);
+    const isLow = code >= 0xdc00;
+    if (isLow !== (at === expectLowAt)) return true;
+    expectLowAt = isLow ? -1 : at + 6;
+  }
+  return expectLowAt !== -1;
+}
