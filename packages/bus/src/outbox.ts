@@ -5,23 +5,40 @@ import { newMessageId } from "./message-id";
 import type { Bus, OutgoingMessage } from "./bus";
 import { createPollingWorker } from "./polling-worker";
 
+export interface OutboxInsert {
+  /** One INSERT for the whole list; it may follow a caller's WITH clauses. */
+  text: string;
+  values: unknown[];
+  ids: string[];
+}
+
+/**
+ * The statement that adds messages to a schema's outbox, its parameters numbered from `firstParam`, for a caller that
+ * writes its change and its messages in one statement. Rows keep the list's order in seq (unnest keeps array order).
+ */
+export function outboxInsert(schema: string, messages: OutgoingMessage[], firstParam = 1): OutboxInsert {
+  const ids = messages.map((m) => m.id ?? newMessageId());
+  const [a, b, c, d, e] = [0, 1, 2, 3, 4].map((i) => `$${firstParam + i}`);
+  return {
+    text: `INSERT INTO ${schema}.outbox (id, topic, key, value, headers)
+     SELECT m.id, m.topic, m.key, m.value, m.headers
+       FROM unnest(${a}::text[], ${b}::text[], ${c}::text[], ${d}::text[], ${e}::jsonb[]) WITH ORDINALITY AS m(id, topic, key, value, headers, n)
+     ORDER BY n`,
+    values: [ids, messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => (m.value === null ? null : JSON.stringify(m.value))),
+      messages.map((m) => JSON.stringify(m.headers ?? {}))],
+    ids,
+  };
+}
+
 /**
  * Writes messages to the service's outbox inside the caller's transaction, so the change and its messages commit
  * together (no dual writes). Returns the message ids.
  */
 export async function enqueue(client: Queryable, schema: string, messages: OutgoingMessage[]): Promise<string[]> {
   if (messages.length === 0) return [];
-  const ids = messages.map((m) => m.id ?? newMessageId());
-  // One statement for the whole list: rows keep the list's order in seq (unnest keeps array order).
-  await client.query(
-    `INSERT INTO ${schema}.outbox (id, topic, key, value, headers)
-     SELECT m.id, m.topic, m.key, m.value, m.headers
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS m(id, topic, key, value, headers, n)
-     ORDER BY n`,
-    [ids, messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => (m.value === null ? null : JSON.stringify(m.value))),
-      messages.map((m) => JSON.stringify(m.headers ?? {}))],
-  );
-  return ids;
+  const insert = outboxInsert(schema, messages);
+  await client.query(insert.text, insert.values);
+  return insert.ids;
 }
 
 export interface OutboxRelayOptions {
@@ -77,13 +94,27 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     return rowCount === 1;
   };
 
+  /**
+   * Rows published but not yet marked: the mark rides on the next cycle's read (one statement per cycle instead of
+   * two), or on the idle poll. Losing it in a crash only publishes the rows again, which consumers ignore (their
+   * inbox, or handling that is idempotent by itself): bookkeeping, no need to wait for the disk.
+   */
+  let unmarked: number[] = [];
+
+  const markAndRead = async () => {
+    const { rows } = await db.bookkeeping<OutboxRow & Record<string, unknown>>(
+      `WITH marked AS (UPDATE ${schema}.outbox SET published_at = now() WHERE seq = ANY($2::bigint[]))
+       SELECT seq, id, topic, key, value, headers FROM ${schema}.outbox
+        WHERE published_at IS NULL AND seq <> ALL($2::bigint[]) ORDER BY seq LIMIT $1`,
+      [batchSize, unmarked],
+    );
+    unmarked = [];
+    return rows;
+  };
+
   const publishBatch = async (): Promise<boolean> => {
     if (!(await holdLease())) return false;
-    const { rows } = await db.query<OutboxRow & Record<string, unknown>>(
-      `SELECT seq, id, topic, key, value, headers FROM ${schema}.outbox
-       WHERE published_at IS NULL ORDER BY seq LIMIT $1`,
-      [batchSize],
-    );
+    const rows = await markAndRead();
     if (rows.length === 0) return false;
     await bus.publish(
       rows.map((r) => ({
@@ -94,10 +125,14 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
         headers: r.headers,
       })),
     );
-    // Losing this mark in a crash only publishes the rows again, which consumers ignore (their inbox, or handling that
-    // is idempotent by itself): no need to wait for the disk.
-    await db.bookkeeping(`UPDATE ${schema}.outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [rows.map((r) => r.seq)]);
+    unmarked = rows.map((r) => r.seq);
     return rows.length === batchSize;
+  };
+
+  const markPublished = async () => {
+    if (unmarked.length === 0) return;
+    await db.bookkeeping(`UPDATE ${schema}.outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [unmarked]);
+    unmarked = [];
   };
 
   const prune = async () => {
@@ -122,6 +157,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     wake: worker.wake,
     async stop() {
       await worker.stop();
+      await markPublished().catch(() => undefined);
       leaseSafeUntil = 0;
       // Hand the lease over at once instead of letting a successor wait for it to expire.
       await db

@@ -10,6 +10,8 @@ export interface WebhookChangeHandlers {
   schema: string;
   upsert(tx: Queryable, change: WebhookChangedMessage): Promise<void>;
   remove(tx: Queryable, webhookId: string): Promise<void>;
+  /** After a change committed (caches of the copy drop what they hold). */
+  changed?(): void;
 }
 
 /** webhooks.v1 into a service's own copy of the webhooks: each change once (inbox); a null value deletes. */
@@ -21,11 +23,12 @@ export function subscribeToWebhookChanges(deps: { db: Db; bus: Bus; logger: Logg
     handler: async (message) => {
       if (message.value === null) {
         await handleOnce(db, handlers.schema, handlers.group, message, (tx) => handlers.remove(tx, message.key));
-        return;
+        return handlers.changed?.();
       }
       const parsed = webhookChangedMessage.safeParse(message.value);
       if (!parsed.success) return logger.error({ messageId: message.id }, "skipping malformed webhooks.v1 message");
       await handleOnce(db, handlers.schema, handlers.group, message, (tx) => handlers.upsert(tx, parsed.data));
+      handlers.changed?.();
     },
   });
 }

@@ -7,6 +7,7 @@ import { createSigningKeyCache } from "./delivery/signing-keys";
 import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS, type RetrySchedule } from "./domain/retry-schedule";
 import { eventRoutes } from "./http/routes";
 import { subscribeToEvents, subscribeToWebhooks } from "./messaging/consumers";
+import { createRoutingTables } from "./store/routing-tables";
 import { SCHEMA } from "./store/webhooks.store";
 
 export const NAME = "event-dispatcher";
@@ -48,13 +49,14 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
     allowPrivateTargets: opts.allowPrivateTargets,
     onDecisionNotSent: () => decisionsNotSent.inc(),
   });
+  const routing = createRoutingTables();
   const app = serviceApp(NAME, deps, (app) => eventRoutes(app, deps.db, worker.wake));
   return {
     name: NAME,
     app,
     async start() {
-      await subscribeToWebhooks(deps.db, deps.bus, deps.logger, keys);
-      await subscribeToEvents(deps.db, deps.bus, deps.logger, worker.wake, relay.wake);
+      await subscribeToWebhooks(deps.db, deps.bus, deps.logger, keys, routing);
+      await subscribeToEvents(deps.db, deps.bus, deps.logger, routing, { worker: worker.wake, relay: relay.wake });
       relay.start();
       worker.start();
     },

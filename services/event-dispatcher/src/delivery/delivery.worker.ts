@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { createPollingWorker, enqueue, type OutboxRelay } from "@cardhold/bus";
+import { createPollingWorker, enqueue, outboxInsert, type OutboxRelay, type OutgoingMessage } from "@cardhold/bus";
 import { TOPICS, type DecisionAnsweredMessage, type Mode } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
 import { parseJsonWithin } from "@cardhold/platform";
@@ -46,12 +46,11 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
+type DecisionAbout = { eventId: string; resourceId: string; webhookId: string | null; businessId: string; mode: string };
+type DecisionAnswer = Pick<DecisionAnsweredMessage["data"], "httpStatus" | "body" | "latencyMs" | "error">;
+
 /** Decision answers (or why none came) go to the authorization engine on decisions.v1, through the outbox. */
-export async function enqueueDecision(
-  tx: Queryable,
-  d: { eventId: string; resourceId: string; webhookId: string | null; businessId: string; mode: string },
-  answer: Pick<DecisionAnsweredMessage["data"], "httpStatus" | "body" | "latencyMs" | "error">,
-): Promise<void> {
+function decisionAnswered(d: DecisionAbout, answer: DecisionAnswer): OutgoingMessage {
   const value: DecisionAnsweredMessage = {
     type: "decision.answered",
     businessId: d.businessId,
@@ -59,7 +58,11 @@ export async function enqueueDecision(
     occurredAt: new Date().toISOString(),
     data: { eventId: d.eventId, resourceId: d.resourceId, webhookId: d.webhookId, ...answer },
   };
-  await enqueue(tx, SCHEMA, [{ topic: TOPICS.decisions, key: d.resourceId, value }]);
+  return { topic: TOPICS.decisions, key: d.resourceId, value };
+}
+
+export async function enqueueDecision(tx: Queryable, d: DecisionAbout, answer: DecisionAnswer): Promise<void> {
+  await enqueue(tx, SCHEMA, [decisionAnswered(d, answer)]);
 }
 
 /**
@@ -100,6 +103,8 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const claimMs = opts.claimMs ?? 30_000;
   const inFlight = new Set<Promise<void>>();
   let lastReclaim = 0;
+  /** The last claim left due deliveries behind for want of a slot: a finished send should claim again at once. */
+  let leftWork = false;
 
   /** The attempt, the delivery's next step and the event's status; a decision's answer goes out with them. */
   const record = async (c: ClaimedDelivery, url: string, startedAt: Date, result: SendResult) => {
@@ -109,20 +114,23 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       error: result.errorDetail,
     };
     const sole = c.event_deliveries === 1;
+    const about = { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode };
+    const answer = { httpStatus: result.httpStatus, body: parseJson(result.body), latencyMs: result.latencyMs, error: result.error };
+    // The common cases are one statement each, committed on its own.
     if (c.policy === "notification" && sole) {
-      // The common case is one statement, committed on its own.
       return recordAttempt({ query: db.bookkeeping }, attempt, nextStepAfter(c, startedAt, result, schedule), true);
+    }
+    if (sole) {
+      const answered = outboxInsert(SCHEMA, [decisionAnswered(about, answer)], 14);
+      await recordAttempt({ query: db.bookkeeping }, attempt, { status: isDelivered(result.httpStatus) ? "delivered" : "failed" }, true, answered);
+      return relay.wake();
     }
     await db.tx(async (tx) => {
       if (c.policy === "decision") {
-        await recordAttempt(tx, attempt, { status: isDelivered(result.httpStatus) ? "delivered" : "failed" }, sole);
-        await enqueueDecision(
-          tx,
-          { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode },
-          { httpStatus: result.httpStatus, body: parseJson(result.body), latencyMs: result.latencyMs, error: result.error },
-        );
+        await recordAttempt(tx, attempt, { status: isDelivered(result.httpStatus) ? "delivered" : "failed" });
+        await enqueueDecision(tx, about, answer);
       } else await recordAttempt(tx, attempt, nextStepAfter(c, startedAt, result, schedule));
-      if (!sole) await refreshEventStatus(tx, c.event_id);
+      await refreshEventStatus(tx, c.event_id);
     }, BOOKKEEPING);
     if (c.policy === "decision") relay.wake();
   };
@@ -197,13 +205,16 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const tick = async (): Promise<boolean> => {
     await reclaim();
     const free = maxInFlight - inFlight.size;
-    if (free <= 0) return false;
+    leftWork = free <= 0;
+    if (leftWork) return false;
     const saturated = [...inFlightByWebhook].filter(([, n]) => n >= perWebhook).map(([id]) => id);
+    leftWork = saturated.length > 0;
     const claimed = await claimDueDeliveries({ query: db.bookkeeping }, free, claimMs, saturated);
     for (const c of claimed) {
       const busy = inFlightByWebhook.get(c.webhook_id) ?? 0;
       if (busy >= perWebhook) {
         await releaseClaim(db, c.id);
+        leftWork = true;
         continue;
       }
       inFlightByWebhook.set(c.webhook_id, busy + 1);
@@ -214,7 +225,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
           const left = (inFlightByWebhook.get(c.webhook_id) ?? 1) - 1;
           if (left > 0) inFlightByWebhook.set(c.webhook_id, left);
           else inFlightByWebhook.delete(c.webhook_id);
-          worker.wake();
+          if (leftWork) worker.wake();
         });
       inFlight.add(work);
     }

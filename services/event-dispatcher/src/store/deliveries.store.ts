@@ -1,3 +1,4 @@
+import type { OutboxInsert } from "@cardhold/bus";
 import type { Queryable } from "@cardhold/db";
 
 export interface ClaimedDelivery {
@@ -118,8 +119,20 @@ export type NextStep = { status: "delivered" | "failed" } | { status: "pending";
 /**
  * The attempt's row and the delivery's next step, in one statement. When the delivery is its event's only one, the
  * event's status is the delivery's and is set in the same statement; otherwise call refreshEventStatus after it.
+ * `then` (its parameters numbered from 14) adds the decision's answer to the outbox in the same statement.
  */
-export async function recordAttempt(db: Queryable, a: AttemptOutcome, next: NextStep, soleDeliveryOfEvent = false): Promise<void> {
+export async function recordAttempt(
+  db: Queryable,
+  a: AttemptOutcome,
+  next: NextStep,
+  soleDeliveryOfEvent = false,
+  then?: OutboxInsert,
+): Promise<void> {
+  const updateDelivery = `UPDATE dispatcher.deliveries
+        SET status = $11, claimed_until = NULL, updated_at = now(),
+            trigger = CASE WHEN $11 = 'pending' THEN 'scheduled' ELSE trigger END,
+            next_attempt_at = COALESCE($12, next_attempt_at)
+      WHERE id = $1`;
   await db.query(
     `WITH attempt AS (
        INSERT INTO dispatcher.attempts
@@ -127,12 +140,8 @@ export async function recordAttempt(db: Queryable, a: AttemptOutcome, next: Next
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)),
      event AS (
        UPDATE dispatcher.events SET status = $11 WHERE id = $2 AND $13::boolean)
-     UPDATE dispatcher.deliveries
-        SET status = $11, claimed_until = NULL, updated_at = now(),
-            trigger = CASE WHEN $11 = 'pending' THEN 'scheduled' ELSE trigger END,
-            next_attempt_at = COALESCE($12, next_attempt_at)
-      WHERE id = $1`,
+     ${then ? `, delivery AS (${updateDelivery}) ${then.text}` : updateDelivery}`,
     [a.deliveryId, a.eventId, a.attemptNo, a.trigger, a.url, a.startedAt, a.httpStatus, a.latencyMs, a.responseExcerpt, a.error,
-      next.status, next.status === "pending" ? next.at : null, soleDeliveryOfEvent],
+      next.status, next.status === "pending" ? next.at : null, soleDeliveryOfEvent, ...(then?.values ?? [])],
   );
 }

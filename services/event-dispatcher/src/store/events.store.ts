@@ -15,26 +15,44 @@ export interface NewEvent {
   answerBy: Date | null;
 }
 
+export interface RoutedEvent {
+  event: NewEvent;
+  webhookIds: string[];
+}
+
 /**
- * Stores an event once (by id) and one delivery per routed webhook, in one statement; false when the event was
- * known already (its deliveries are not added again).
+ * Stores a batch of events, each once (by id), and one delivery per routed webhook, in one statement (one commit);
+ * returns the ids of the events that were new (a known event's deliveries are not added again). Deliveries get their
+ * seq in the batch's order, which is the order the producer published in.
  */
-export async function insertEventWithDeliveries(db: Queryable, event: NewEvent, webhookIds: string[]): Promise<boolean> {
-  const { rows } = await db.query<{ inserted: number }>(
+export async function insertEventsWithDeliveries(db: Queryable, batch: RoutedEvent[]): Promise<Set<string>> {
+  const column = <T>(pick: (e: NewEvent) => T) => batch.map((r) => pick(r.event));
+  const routed = batch.flatMap((r) => r.webhookIds.map((webhookId) => ({ event: r.event, webhookId })));
+  const { rows } = await db.query<{ id: string }>(
     `WITH event AS (
        INSERT INTO dispatcher.events (id, business_id, mode, kind, resource_id, envelope, policy, status, answer_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11) ON CONFLICT (id) DO NOTHING
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                            $8::text[], $9::timestamptz[])
+       ON CONFLICT (id) DO NOTHING
        RETURNING id),
      deliveries AS (
        INSERT INTO dispatcher.deliveries (id, event_id, webhook_id, resource_id, policy, status)
-       SELECT routed.id, event.id, routed.webhook_id, $5, $7, 'pending'
-         FROM event CROSS JOIN unnest($9::text[], $10::text[]) AS routed (id, webhook_id)
+       SELECT routed.id, routed.event_id, routed.webhook_id, routed.resource_id, routed.policy, 'pending'
+         FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
+              WITH ORDINALITY AS routed (id, event_id, webhook_id, resource_id, policy, ord)
+        WHERE routed.event_id IN (SELECT id FROM event)
+        ORDER BY routed.ord
        ON CONFLICT (event_id, webhook_id) DO NOTHING)
-     SELECT count(*)::int AS inserted FROM event`,
-    [event.id, event.businessId, event.mode, event.kind, event.resourceId, event.envelope, event.policy,
-      webhookIds.length ? "pending" : "failed", webhookIds.map(() => newId("delivery")), webhookIds, event.answerBy],
+     SELECT id FROM event`,
+    [
+      column((e) => e.id), column((e) => e.businessId), column((e) => e.mode), column((e) => e.kind),
+      column((e) => e.resourceId), column((e) => e.envelope), column((e) => e.policy),
+      batch.map((r) => (r.webhookIds.length ? "pending" : "failed")), column((e) => e.answerBy),
+      routed.map(() => newId("delivery")), routed.map((r) => r.event.id), routed.map((r) => r.webhookId),
+      routed.map((r) => r.event.resourceId), routed.map((r) => r.event.policy),
+    ],
   );
-  return rows[0]!.inserted === 1;
+  return new Set(rows.map((r) => r.id));
 }
 
 /** The event's status follows its deliveries: failed if any failed, delivered when all are, else pending. */
