@@ -1,3 +1,4 @@
 export * from "./db";
 export * from "./embedded-postgres";
 export * from "./migrate";
+export * from "./write-batch";

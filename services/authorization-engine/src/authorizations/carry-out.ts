@@ -1,13 +1,13 @@
-import { enqueue, type OutgoingMessage } from "@cardhold/bus";
-import type { Queryable } from "@cardhold/db";
+import { outboxInsert, type OutgoingMessage } from "@cardhold/bus";
+import { createWriteBatch, type Queryable } from "@cardhold/db";
 import { newId } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import type { Effect, Step } from "../domain/authorization";
 import { toAuthorizationRecord, toTransactionRecord } from "../records";
 import { SCHEMA, systemAccount } from "../store/accounts.store";
-import { fromDomain, saveAuthorization, type AuthorizationRow } from "../store/authorizations.store";
+import { authorizationUpdate, fromDomain, type AuthorizationRow } from "../store/authorizations.store";
 import { openLedger, type Ledger } from "../store/ledger.store";
-import { insertTransaction } from "../store/transactions.store";
+import { transactionInsert, type TransactionRow } from "../store/transactions.store";
 import { eventFor } from "./events";
 
 const FUNDING_EFFECTS = new Set<Effect["kind"]>(["hold", "release-hold", "capture-hold", "refund"]);
@@ -47,32 +47,42 @@ async function moveMoney(ledger: Ledger, row: AuthorizationRow, clearing: string
  * Carries out a state-machine step inside the caller's transaction: the ledger movements, the card transactions, the
  * new state of the authorization and its events (through the outbox), in the order the step lists them. A step that
  * asks the receiver records its event as the decision the answer must belong to. `ledger` is given when the caller
- * already opened one (and locked the funding account) for this transaction.
+ * already opened one (and locked the funding account) for this transaction. Every write of the step goes to the
+ * database in one statement.
  */
 export async function carryOut(tx: Queryable, scope: Scope, row: AuthorizationRow, step: Step, ledger?: Ledger): Promise<AuthorizationRow> {
   const funded = fundedAccounts(row, step.effects);
   // A hold or a release moves nothing to or from the network's side: only movements need its account.
   const moves = step.effects.some((e) => e.kind === "capture-hold" || e.kind === "refund" || e.kind === "credit-settlement");
   const clearing = moves ? await systemAccount(tx, scope, "network-clearing", row.currency) : "";
-  const books = ledger ?? (funded.length > 0 ? await openLedger(tx, scope, { funded, system: moves ? [clearing] : [] }) : undefined);
-  const transactions = [];
+  const writes = ledger?.writes ?? createWriteBatch();
+  const books = ledger ?? (funded.length > 0 ? await openLedger(tx, scope, { funded, system: moves ? [clearing] : [] }, writes) : undefined);
+  const transactions: TransactionRow[] = [];
   for (const e of step.effects) {
     if (FUNDING_EFFECTS.has(e.kind) || e.kind === "credit-settlement") await moveMoney(books!, row, clearing, e);
     if (e.kind === "create-transaction") {
-      transactions.push(await insertTransaction(tx, scope, {
+      const transaction: TransactionRow = {
         id: newId("transaction"), authorization_id: row.id, card_id: row.card_id, customer_id: row.customer_id, type: e.type,
         channel: row.channel, currency: row.currency, amount: e.amount, fees: e.fees, mcc: row.mcc, network_data: row.network_data,
         created_at: new Date(),
-      }));
+      };
+      writes.defer(transactionInsert(scope, transaction));
+      transactions.push(transaction);
     }
   }
+  books?.settle();
   const emitted = step.effects.flatMap((e) => (e.kind === "emit" ? [e.event] : []));
   const asks = step.effects.some((e) => e.kind === "await-decision");
   // The decision event id is known before the row is saved, so the answer can be matched to this very question.
   const events = emitted.map((kind) => ({ kind, id: newId("event") }));
   const decisionEvent = asks ? events.find((e) => e.kind !== "card.authorization.closed")?.id : undefined;
   const webhook = row.webhook_id ?? undefined;
-  const saved = await saveAuthorization(tx, { ...fromDomain(row, step.authorization), decision_event_id: decisionEvent ?? (asks ? row.decision_event_id : null) });
+  const saved: AuthorizationRow = {
+    ...fromDomain(row, step.authorization),
+    decision_event_id: decisionEvent ?? (asks ? row.decision_event_id : null),
+    updated_at: new Date(),
+  };
+  writes.defer(authorizationUpdate(saved));
   const messages: OutgoingMessage[] = [
     ...events.map((e) => {
       const answerBy = e.id === decisionEvent ? (saved.decision_due_at ?? undefined) : undefined;
@@ -80,6 +90,7 @@ export async function carryOut(tx: Queryable, scope: Scope, row: AuthorizationRo
     }),
     ...transactions.map((t) => eventFor(scope, "card.transaction.created", toTransactionRecord(t), saved.id, undefined, webhook).message),
   ];
-  await enqueue(tx, SCHEMA, messages);
+  if (messages.length > 0) writes.defer(outboxInsert(SCHEMA, messages));
+  await writes.flush(tx);
   return saved;
 }

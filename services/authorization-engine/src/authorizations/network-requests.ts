@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import type { OutboxRelay } from "@cardhold/bus";
-import type { Db, Queryable } from "@cardhold/db";
+import { createWriteBatch, type Db, type Queryable } from "@cardhold/db";
 import { AppError, failpoint, newId, notFound, stateConflict } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import {
@@ -13,7 +13,6 @@ import {
 } from "../store/authorizations.store";
 import { findAuthorizationSubject, type AuthorizationSubject } from "../store/cards.store";
 import { openLedger } from "../store/ledger.store";
-import { webhookTimeoutDefault } from "../store/webhooks.store";
 import { carryOut } from "./carry-out";
 import { platformCheckAnswer } from "./decisions";
 
@@ -65,10 +64,6 @@ async function spentPerInterval(tx: Queryable, card: SubjectCard, now: number) {
   return spentSince(tx, card.id, starts);
 }
 
-async function timeoutDefaultFor(tx: Queryable, scope: Scope, program: SubjectProgram) {
-  return program.timeout_default ?? (await webhookTimeoutDefault(tx, scope, program.webhook_id)) ?? "decline";
-}
-
 function newRow(scope: Scope, card: SubjectCard, program: SubjectProgram, type: "check" | "capture", request: NetworkRequest, timeoutDefault: Authorization["timeoutDefault"]): AuthorizationRow {
   const reference = request.reference ?? digits(13);
   const now = new Date();
@@ -100,7 +95,7 @@ export async function requestAuthorization(ctx: NetworkContext, scope: Scope, ca
     const { card, program } = subject;
     const repeated = request.reference && (await findByNetworkReference(tx, scope, card.id, request.reference));
     if (repeated) return repeated;
-    const ledger = await openLedger(tx, scope, { funded: [card.funding_account_id] });
+    const ledger = await openLedger(tx, scope, { funded: [card.funding_account_id] }, createWriteBatch());
     const account = ledger.account(card.funding_account_id);
     const pre = preCheck({
       type, cardStatus: card.status, customerStatus: subject.customerStatus ?? "unknown", accountStatus: account.status,
@@ -109,7 +104,7 @@ export async function requestAuthorization(ctx: NetworkContext, scope: Scope, ca
       spent: type === "capture" ? await spentPerInterval(tx, card, now) : {},
     });
     if (pre.outcome === "drop") throw dropped(card.id, pre.reason);
-    const inserted = await insertAuthorization(tx, newRow(scope, card, program, type, request, await timeoutDefaultFor(tx, scope, program)));
+    const inserted = await insertAuthorization(tx, newRow(scope, card, program, type, request, subject.timeoutDefault ?? "decline"));
     // Inserted at the same moment by a request with the same reference: that one stands.
     if (!inserted) return (await findByNetworkReference(tx, scope, card.id, request.reference!))!;
     const domain = toDomain(inserted);
@@ -150,7 +145,7 @@ export function requestAmountChange(ctx: NetworkContext, scope: Scope, id: strin
   return transition(ctx, scope, id, async (tx, row) => {
     const domain = toDomain(row);
     if (domain.status !== "approved" || domain.type !== "capture") return { step: requestAmountUpdate(domain, update, 0, 0) };
-    const ledger = await openLedger(tx, scope, { funded: [row.account_id] });
+    const ledger = await openLedger(tx, scope, { funded: [row.account_id] }, createWriteBatch());
     return { step: requestAmountUpdate(domain, update, ctx.now?.() ?? Date.now(), ledger.balance(row.account_id).available), ledger };
   });
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from "@cardhold/db";
+import type { Queryable, Write } from "@cardhold/db";
 import { scopedResource, type Scope } from "@cardhold/query";
 import type { Authorization } from "../domain/authorization";
 import type { LimitInterval } from "../domain/spending-windows";
@@ -138,13 +138,13 @@ const MUTABLE = [
   "pending_amount", "pending_fees", "decision_due_at", "decision_event_id", "card_balance", "card_holder_name", "metadata",
 ] as const satisfies ReadonlyArray<keyof AuthorizationRow>;
 
-export async function saveAuthorization(db: Queryable, row: AuthorizationRow): Promise<AuthorizationRow> {
-  const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
-    `UPDATE engine.authorizations SET ${MUTABLE.map((c, i) => `${c} = $${i + 2}`).join(", ")}, updated_at = now()
-      WHERE id = $1 RETURNING *`,
-    [row.id, ...MUTABLE.map((c) => row[c])],
-  );
-  return rows[0]!;
+/** Writes a transition's result: the mutable fields and updated_at as the row carries them. */
+export function authorizationUpdate(row: AuthorizationRow): Write {
+  return {
+    text: `UPDATE engine.authorizations SET ${MUTABLE.map((c, i) => `${c} = $${i + 2}`).join(", ")}, updated_at = $${MUTABLE.length + 2}
+            WHERE id = $1`,
+    values: [row.id, ...MUTABLE.map((c) => row[c]), row.updated_at],
+  };
 }
 
 export async function findAuthorization(db: Queryable, scope: Scope, id: string, lock = false): Promise<AuthorizationRow | undefined> {

@@ -95,12 +95,26 @@ export interface AuthorizationSubject {
   program: Pick<ProgramRow, "id" | "transaction_fee" | "settlement_account_id" | "webhook_id" | "timeout_default">;
   /** The customer's status in this service's projection; null when the projection does not know the customer. */
   customerStatus: string | null;
+  /** What an unanswered request becomes: the program's own setting, else its decision webhook's, else null. */
+  timeoutDefault: "approve" | "decline" | null;
 }
+
+/**
+ * The timeoutDefault of the webhook that receives the card's card.authorization.request (interface Rule 8: an enabled
+ * webhook naming the kind, else the default one), or of the program's own webhook when it names one.
+ */
+const DECISION_WEBHOOK_TIMEOUT_DEFAULT = `
+  SELECT w.timeout_default FROM engine.webhooks w
+   WHERE w.business_id = c.business_id AND w.mode = c.mode AND (
+     CASE WHEN p.webhook_id IS NOT NULL THEN w.id = p.webhook_id
+          ELSE (w.status = 'enabled' AND NOT w.is_default AND w.events ? 'card.authorization.request') OR w.is_default END)
+   ORDER BY w.is_default LIMIT 1`;
 
 export async function findAuthorizationSubject(db: Queryable, scope: Scope, cardId: string): Promise<AuthorizationSubject | undefined> {
   const { rows } = await db.query<Record<string, unknown>>(
     `SELECT c.id, c.status, c.network, c.currency, c.customer_id, c.funding_account_id, c.program_id, c.controls,
-            p.transaction_fee, p.settlement_account_id, p.webhook_id, p.timeout_default, cu.status AS customer_status
+            p.transaction_fee, p.settlement_account_id, p.webhook_id, p.timeout_default, cu.status AS customer_status,
+            COALESCE(p.timeout_default, (${DECISION_WEBHOOK_TIMEOUT_DEFAULT})) AS effective_timeout_default
        FROM engine.cards c
        JOIN engine.card_programs p ON p.id = c.program_id
        LEFT JOIN engine.customers cu ON cu.id = c.customer_id
@@ -120,5 +134,6 @@ export async function findAuthorizationSubject(db: Queryable, scope: Scope, card
       webhook_id: r.webhook_id as string | null, timeout_default: r.timeout_default as ProgramRow["timeout_default"],
     },
     customerStatus: (r.customer_status as string | null) ?? null,
+    timeoutDefault: (r.effective_timeout_default as AuthorizationSubject["timeoutDefault"]) ?? null,
   };
 }

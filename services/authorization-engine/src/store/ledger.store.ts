@@ -1,4 +1,4 @@
-import type { Queryable } from "@cardhold/db";
+import type { Queryable, Write, WriteBatch } from "@cardhold/db";
 import { newId } from "@cardhold/platform";
 import { scopedResource, type Scope } from "@cardhold/query";
 import { available, hold, post, release, transfer, type Balance, type LedgerAccount } from "../domain/ledger";
@@ -28,9 +28,28 @@ export interface Ledger {
   release(id: string, amount: number): Promise<void>;
   /** Posts a balanced movement; returns its id. */
   move(m: Movement): Promise<string>;
+  /** The batch the ledger's writes wait in, when it was opened with one (see settle). */
+  writes?: WriteBatch;
+  /** Adds the changed accounts' balances to the batch (one write for all); the caller flushes it. */
+  settle(): void;
 }
 
-export async function openLedger(db: Queryable, scope: Scope, accounts: { funded: string[]; system?: string[] }): Promise<Ledger> {
+const balancesWrite = (balances: Array<{ id: string; posted: number; held: number }>): Write => ({
+  text: `UPDATE engine.accounts a SET posted = b.posted, held = b.held, updated_at = now()
+           FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS b (id, posted, held) WHERE a.id = b.id`,
+  values: [balances.map((b) => b.id), balances.map((b) => b.posted), balances.map((b) => b.held)],
+});
+
+/**
+ * With `writes`, nothing is written until the caller settles the ledger and flushes the batch (a transaction's writes
+ * in one statement); without, every change is written at once.
+ */
+export async function openLedger(
+  db: Queryable,
+  scope: Scope,
+  accounts: { funded: string[]; system?: string[] },
+  writes?: WriteBatch,
+): Promise<Ledger> {
   const locked = await lockAccounts(db, accounts.funded);
   for (const id of accounts.funded) if (!locked.has(id)) throw new Error(`account ${id} does not exist`);
   const system = new Set(accounts.system ?? []);
@@ -40,10 +59,16 @@ export async function openLedger(db: Queryable, scope: Scope, accounts: { funded
     if (!row) throw new Error(`account ${id} was not opened in this ledger`);
     return { role: row.role, balance: { posted: row.posted, held: row.held } };
   };
+  const changed = new Set<string>();
   const store = async (id: string, balance: Balance) => {
     const row = locked.get(id)!;
     locked.set(id, { ...row, posted: balance.posted, held: balance.held });
-    await setAccountBalance(db, id, balance.posted, balance.held);
+    if (writes) changed.add(id);
+    else await setAccountBalance(db, id, balance.posted, balance.held);
+  };
+  const write = async (w: Write) => {
+    if (writes) writes.defer(w);
+    else await db.query(w.text, w.values);
   };
 
   return {
@@ -59,23 +84,29 @@ export async function openLedger(db: Queryable, scope: Scope, accounts: { funded
       const next = post(new Map([[m.from, view(m.from)], [m.to, view(m.to)]]), entries, m.capturing ? { account: m.from, amount: m.amount } : null);
       const currency = (locked.get(m.from) ?? locked.get(m.to))!.currency;
       const movementId = newId("ledgerMovement");
-      await db.query(
-        `INSERT INTO engine.ledger_movements (id, business_id, mode, kind, reference, description, currency, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
-        [movementId, scope.businessId, scope.mode, m.kind, m.reference, m.description, currency],
-      );
-      for (const e of entries) {
-        const funded = !system.has(e.account);
-        if (funded) await store(e.account, next.get(e.account)!);
-        await db.query(
-          `INSERT INTO engine.ledger_entries (id, movement_id, business_id, mode, account_id, amount, balance_after, kind, reference,
-             description, currency, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())`,
-          [newId("ledgerEntry"), movementId, scope.businessId, scope.mode, e.account, e.amount,
-            funded ? next.get(e.account)!.posted : null, m.kind, m.reference, m.description, currency],
-        );
-      }
+      await write({
+        text: `INSERT INTO engine.ledger_movements (id, business_id, mode, kind, reference, description, currency, created_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
+        values: [movementId, scope.businessId, scope.mode, m.kind, m.reference, m.description, currency],
+      });
+      for (const e of entries) if (!system.has(e.account)) await store(e.account, next.get(e.account)!);
+      await write({
+        text: `INSERT INTO engine.ledger_entries (id, movement_id, business_id, mode, account_id, amount, balance_after, kind,
+                 reference, description, currency, created_at)
+               SELECT e.id, $1, $2, $3, e.account_id, e.amount, e.balance_after, $4, $5, $6, $7, now()
+                 FROM unnest($8::text[], $9::text[], $10::bigint[], $11::bigint[]) WITH ORDINALITY AS e (id, account_id, amount, balance_after, n)
+                ORDER BY e.n`,
+        values: [movementId, scope.businessId, scope.mode, m.kind, m.reference, m.description, currency,
+          entries.map(() => newId("ledgerEntry")), entries.map((e) => e.account), entries.map((e) => e.amount),
+          entries.map((e) => (system.has(e.account) ? null : next.get(e.account)!.posted))],
+      });
       return movementId;
+    },
+    writes,
+    settle() {
+      if (!writes || changed.size === 0) return;
+      writes.defer(balancesWrite([...changed].map((id) => ({ id, posted: locked.get(id)!.posted, held: locked.get(id)!.held }))));
+      changed.clear();
     },
   };
 }

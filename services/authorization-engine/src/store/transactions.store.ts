@@ -1,4 +1,4 @@
-import type { Queryable } from "@cardhold/db";
+import type { Queryable, Write } from "@cardhold/db";
 import { scopedResource, type Scope } from "@cardhold/query";
 
 export interface TransactionRow {
@@ -36,15 +36,14 @@ export const transactionResource = scopedResource(
   { relations: { authorization: "authorization", card: "card", customer: "customer" } },
 );
 
-export async function insertTransaction(db: Queryable, scope: Scope, t: TransactionRow): Promise<TransactionRow> {
-  const { rows } = await db.query<TransactionRow & Record<string, unknown>>(
-    `INSERT INTO engine.transactions (id, business_id, mode, authorization_id, card_id, customer_id, type, channel, currency,
-       amount, fees, mcc, network_data, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
-    [t.id, scope.businessId, scope.mode, t.authorization_id, t.card_id, t.customer_id, t.type, t.channel, t.currency,
+export function transactionInsert(scope: Scope, t: TransactionRow): Write {
+  return {
+    text: `INSERT INTO engine.transactions (id, business_id, mode, authorization_id, card_id, customer_id, type, channel, currency,
+             amount, fees, mcc, network_data, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    values: [t.id, scope.businessId, scope.mode, t.authorization_id, t.card_id, t.customer_id, t.type, t.channel, t.currency,
       t.amount, t.fees, t.mcc, t.network_data, t.created_at],
-  );
-  return rows[0]!;
+  };
 }
 
 export async function findTransaction(db: Queryable, scope: Scope, id: string): Promise<TransactionRow | undefined> {
