@@ -13,7 +13,7 @@ import { authenticate } from "./http/authenticate";
 import { authorize } from "./http/authorize";
 import { logsRoutes } from "./http/logs-routes";
 import { createProxy } from "./http/proxy";
-import { requestLog } from "./http/request-log";
+import { createRequestLog } from "./http/request-log";
 import { docsPage } from "./openapi/docs-page";
 import { openApiDocument } from "./openapi/document";
 import { ownerOf, type Upstream } from "./routing";
@@ -39,6 +39,7 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
   const businesses = businessUseCases(deps.db, relay, deps.secretsKey, deps.logger);
   const proxy = createProxy({ upstreams: deps.upstreams, internalToken: deps.internalToken });
+  const requestLog = createRequestLog(deps.db, deps.logger);
   const doc = openApiDocument();
   const page = docsPage(doc);
 
@@ -54,8 +55,8 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
       app.get("/openapi.json", (_req, res) => void res.json(doc));
       app.get("/docs", (_req, res) => void res.type("html").send(page));
       adminRoutes(app, businesses, deps.operatorToken);
-      app.use(authenticate(businesses), requestLog(deps.db, deps.logger), authorize());
-      logsRoutes(app, deps.db);
+      app.use(authenticate(businesses), requestLog.middleware, authorize());
+      logsRoutes(app, deps.db, requestLog);
       app.use(async (req, res) => {
         const owner = ownerOf(req.path);
         if (!owner) throw new AppError(404, "not-found", `No route for ${req.method} ${req.path}`);
@@ -74,6 +75,7 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
     async stop() {
       await relay.stop();
       await proxy.close();
+      await requestLog.flush();
     },
   };
 }

@@ -19,13 +19,18 @@ export interface NewRequestLog extends Omit<RequestLogRow, "created_at"> {
   mode: string;
 }
 
-export async function insertRequestLog(db: Queryable, log: NewRequestLog): Promise<void> {
+/** Several request logs in one statement. */
+export async function insertRequestLogs(db: Queryable, logs: NewRequestLog[]): Promise<void> {
+  const column = <T>(pick: (l: NewRequestLog) => T) => logs.map(pick);
   await db.query(
     `INSERT INTO gateway.request_logs
        (id, business_id, mode, api_key, request_id, method, path, status, duration_ms, request_body, response_body)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [log.id, log.businessId, log.mode, log.api_key, log.request_id, log.method, log.path, log.status, log.duration_ms,
-      JSON.stringify(log.request_body ?? null), JSON.stringify(log.response_body ?? null)],
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[],
+                          $9::int[], $10::jsonb[], $11::jsonb[])`,
+    [column((l) => l.id), column((l) => l.businessId), column((l) => l.mode), column((l) => l.api_key),
+      column((l) => l.request_id), column((l) => l.method), column((l) => l.path), column((l) => l.status),
+      column((l) => l.duration_ms), column((l) => JSON.stringify(l.request_body ?? null)),
+      column((l) => JSON.stringify(l.response_body ?? null))],
   );
 }
 
