@@ -29,7 +29,10 @@ export interface DeliveryWorkerOptions {
   signingKeys: SigningKeys;
   /** Sends under way at once, in all. */
   maxInFlight?: number;
-  /** Sends under way at once to one webhook, so a slow receiver cannot take every slot. */
+  /**
+   * Notifications under way at once to one webhook, so a slow receiver cannot take every slot (decisions to one webhook:
+   * this or half of maxInFlight, whichever is more).
+   */
   maxInFlightPerWebhook?: number;
   pollMs?: number;
   /** How long a claimed delivery is ours; after a crash it is picked up again once this expires. */
@@ -98,7 +101,13 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const { db, logger, relay, schedule } = opts;
   const maxInFlight = opts.maxInFlight ?? 64;
   const perWebhook = opts.maxInFlightPerWebhook ?? 8;
-  const inFlightByWebhook = new Map<string, number>();
+  /** Sends under way per lane: a webhook's decisions and its notifications are counted apart. */
+  const inFlightByLane = new Map<string, number>();
+  // A decision's answer has a deadline: notifications never take the last quarter of the slots, nor a webhook's
+  // decision slots, so a backlog of notifications cannot make decisions wait.
+  const reservedForDecisions = Math.floor(maxInFlight / 4);
+  const perWebhookDecisions = Math.max(perWebhook, Math.floor(maxInFlight / 2));
+  let notificationsInFlight = 0;
   const pollMs = opts.pollMs ?? 250;
   const claimMs = opts.claimMs ?? 30_000;
   const inFlight = new Set<Promise<void>>();
@@ -202,34 +211,47 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     });
   };
 
+  const lane = (policy: string, webhookId: string) => `${policy} ${webhookId}`;
+  const capOf = (policy: string) => (policy === "decision" ? perWebhookDecisions : perWebhook);
+  const saturatedFor = (policy: string) =>
+    [...inFlightByLane].filter(([key, n]) => key.startsWith(`${policy} `) && n >= capOf(policy)).map(([key]) => key.slice(policy.length + 1));
+
   const tick = async (): Promise<boolean> => {
     await reclaim();
-    const free = maxInFlight - inFlight.size;
-    leftWork = free <= 0;
+    const decisions = maxInFlight - inFlight.size;
+    const notifications = Math.max(0, Math.min(decisions, maxInFlight - reservedForDecisions - notificationsInFlight));
+    leftWork = decisions <= 0;
     if (leftWork) return false;
-    const saturated = [...inFlightByWebhook].filter(([, n]) => n >= perWebhook).map(([id]) => id);
-    leftWork = saturated.length > 0;
-    const claimed = await claimDueDeliveries({ query: db.bookkeeping }, free, claimMs, saturated);
+    const saturatedForDecisions = saturatedFor("decision");
+    const saturatedForNotifications = saturatedFor("notification");
+    leftWork = notifications === 0 || saturatedForDecisions.length + saturatedForNotifications.length > 0;
+    const claimed = await claimDueDeliveries(
+      { query: db.bookkeeping },
+      { decisions, notifications, claimMs, saturatedForDecisions, saturatedForNotifications },
+    );
     for (const c of claimed) {
-      const busy = inFlightByWebhook.get(c.webhook_id) ?? 0;
-      if (busy >= perWebhook) {
+      const key = lane(c.policy, c.webhook_id);
+      const busy = inFlightByLane.get(key) ?? 0;
+      if (busy >= capOf(c.policy) || inFlight.size >= maxInFlight) {
         await releaseClaim(db, c.id);
         leftWork = true;
         continue;
       }
-      inFlightByWebhook.set(c.webhook_id, busy + 1);
+      inFlightByLane.set(key, busy + 1);
+      if (c.policy === "notification") notificationsInFlight += 1;
       const work = deliver(c)
         .catch((err: unknown) => logger.error({ err, deliveryId: c.id }, "delivery bookkeeping failed; it will be retried"))
         .finally(() => {
           inFlight.delete(work);
-          const left = (inFlightByWebhook.get(c.webhook_id) ?? 1) - 1;
-          if (left > 0) inFlightByWebhook.set(c.webhook_id, left);
-          else inFlightByWebhook.delete(c.webhook_id);
+          if (c.policy === "notification") notificationsInFlight -= 1;
+          const left = (inFlightByLane.get(key) ?? 1) - 1;
+          if (left > 0) inFlightByLane.set(key, left);
+          else inFlightByLane.delete(key);
           if (leftWork) worker.wake();
         });
       inFlight.add(work);
     }
-    return claimed.length === free;
+    return claimed.length > 0 && claimed.length === decisions;
   };
 
   const worker = createPollingWorker({ name: "delivery worker", logger, idleMs: pollMs, step: tick });
