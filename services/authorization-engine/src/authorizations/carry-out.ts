@@ -4,7 +4,7 @@ import { newId } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import type { Effect, Step } from "../domain/authorization";
 import { toAuthorizationRecord, toTransactionRecord } from "../records";
-import { SCHEMA, systemAccount } from "../store/accounts.store";
+import { SCHEMA, systemAccount, type AccountRow } from "../store/accounts.store";
 import { authorizationUpdate, fromDomain, type AuthorizationRow } from "../store/authorizations.store";
 import { openLedger, type Ledger } from "../store/ledger.store";
 import { transactionInsert, type TransactionRow } from "../store/transactions.store";
@@ -47,16 +47,23 @@ async function moveMoney(ledger: Ledger, row: AuthorizationRow, clearing: string
  * Carries out a state-machine step inside the caller's transaction: the ledger movements, the card transactions, the
  * new state of the authorization and its events (through the outbox), in the order the step lists them. A step that
  * asks the receiver records its event as the decision the answer must belong to. `ledger` is given when the caller
- * already opened one (and locked the funding account) for this transaction. Every write of the step goes to the
+ * already opened one (and locked the funding account) for this transaction; `lockedAlready`, account rows it locked. Every write of the step goes to the
  * database in one statement.
  */
-export async function carryOut(tx: Queryable, scope: Scope, row: AuthorizationRow, step: Step, ledger?: Ledger): Promise<AuthorizationRow> {
+export async function carryOut(
+  tx: Queryable,
+  scope: Scope,
+  row: AuthorizationRow,
+  step: Step,
+  ledger?: Ledger,
+  lockedAlready?: AccountRow[],
+): Promise<AuthorizationRow> {
   const funded = fundedAccounts(row, step.effects);
   // A hold or a release moves nothing to or from the network's side: only movements need its account.
   const moves = step.effects.some((e) => e.kind === "capture-hold" || e.kind === "refund" || e.kind === "credit-settlement");
   const clearing = moves ? await systemAccount(tx, scope, "network-clearing", row.currency) : "";
   const writes = ledger?.writes ?? createWriteBatch();
-  const books = ledger ?? (funded.length > 0 ? await openLedger(tx, scope, { funded, system: moves ? [clearing] : [] }, writes) : undefined);
+  const books = ledger ?? (funded.length > 0 ? await openLedger(tx, scope, { funded, system: moves ? [clearing] : [], lockedAlready }, writes) : undefined);
   const transactions: TransactionRow[] = [];
   for (const e of step.effects) {
     if (FUNDING_EFFECTS.has(e.kind) || e.kind === "credit-settlement") await moveMoney(books!, row, clearing, e);

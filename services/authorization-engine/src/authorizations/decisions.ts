@@ -24,10 +24,12 @@ export async function platformCheckAnswer(tx: Queryable, row: AuthorizationRow):
  * authorization when it was decided now.
  */
 export async function applyDecision(tx: Queryable, decision: DecisionAnsweredMessage["data"], now: number): Promise<AuthorizationRow | undefined> {
-  const row = await lockAuthorizationById(tx, decision.resourceId);
-  if (!row || row.decision_event_id !== decision.eventId || !isAwaitingAnswer(toDomain(row))) return undefined;
+  const locked = await lockAuthorizationById(tx, decision.resourceId);
+  if (!locked) return undefined;
+  const { row, fundingAccount } = locked;
+  if (row.decision_event_id !== decision.eventId || !isAwaitingAnswer(toDomain(row))) return undefined;
   const step = applyAnswer(toDomain(row), answerOf(decision), now, await platformCheckAnswer(tx, row));
-  return carryOut(tx, scopeOf(row), row, step);
+  return carryOut(tx, scopeOf(row), row, step, undefined, [fundingAccount]);
 }
 
 /**

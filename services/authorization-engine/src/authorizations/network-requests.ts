@@ -95,7 +95,7 @@ export async function requestAuthorization(ctx: NetworkContext, scope: Scope, ca
     const { card, program } = subject;
     const repeated = request.reference && (await findByNetworkReference(tx, scope, card.id, request.reference));
     if (repeated) return repeated;
-    const ledger = await openLedger(tx, scope, { funded: [card.funding_account_id] }, createWriteBatch());
+    const ledger = await openLedger(tx, scope, { funded: [card.funding_account_id], lockedAlready: [subject.fundingAccount] }, createWriteBatch());
     const account = ledger.account(card.funding_account_id);
     const pre = preCheck({
       type, cardStatus: card.status, customerStatus: subject.customerStatus ?? "unknown", accountStatus: account.status,

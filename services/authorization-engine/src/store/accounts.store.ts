@@ -146,6 +146,12 @@ async function oneAccountPerCurrency(db: Queryable, scope: Scope, a: NewAccount)
   return (await find()) ?? (await insertAccount(db, scope, a, true))?.id ?? (await find())!;
 }
 
+/** An account row read as jsonb (to_jsonb(a)) inside another row: its timestamps back to dates. */
+export function accountFromJson(json: Record<string, unknown>): AccountRow {
+  const row = json as unknown as AccountRow;
+  return { ...row, created_at: new Date(json.created_at as string), updated_at: new Date(json.updated_at as string) };
+}
+
 /** Locks the rows of the given accounts (in id order, so concurrent transactions cannot deadlock on them). */
 export async function lockAccounts(db: Queryable, ids: string[]): Promise<Map<string, AccountRow>> {
   const { rows } = await db.query<AccountRow & Record<string, unknown>>(

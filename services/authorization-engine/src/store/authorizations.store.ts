@@ -2,6 +2,7 @@ import type { Queryable, Write } from "@cardhold/db";
 import { scopedResource, type Scope } from "@cardhold/query";
 import type { Authorization } from "../domain/authorization";
 import type { LimitInterval } from "../domain/spending-windows";
+import { accountFromJson, type AccountRow } from "./accounts.store";
 
 export interface AuthorizationRow {
   id: string;
@@ -155,13 +156,17 @@ export async function findAuthorization(db: Queryable, scope: Scope, id: string,
   return rows[0];
 }
 
-/** For the decisions consumer, which knows only the id: locks the row. */
-export async function lockAuthorizationById(db: Queryable, id: string): Promise<AuthorizationRow | undefined> {
-  const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
-    "SELECT * FROM engine.authorizations WHERE id = $1 FOR UPDATE",
+/** For the decisions consumer, which knows only the id: locks the row and its funding account's, in one statement. */
+export async function lockAuthorizationById(db: Queryable, id: string): Promise<{ row: AuthorizationRow; fundingAccount: AccountRow } | undefined> {
+  const { rows } = await db.query<AuthorizationRow & { funding_account: Record<string, unknown> } & Record<string, unknown>>(
+    `SELECT au.*, to_jsonb(ac) AS funding_account
+       FROM engine.authorizations au JOIN engine.accounts ac ON ac.id = au.account_id
+      WHERE au.id = $1 FOR UPDATE`,
     [id],
   );
-  return rows[0];
+  if (!rows[0]) return undefined;
+  const { funding_account: account, ...row } = rows[0];
+  return { row: row as AuthorizationRow, fundingAccount: accountFromJson(account) };
 }
 
 export async function findByNetworkReference(db: Queryable, scope: Scope, cardId: string, reference: string): Promise<AuthorizationRow | undefined> {

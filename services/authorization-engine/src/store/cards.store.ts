@@ -1,6 +1,7 @@
 import type { Queryable } from "@cardhold/db";
 import { scopedResource, type Scope } from "@cardhold/query";
 import type { SpendingControls } from "../domain/pre-checks";
+import { accountFromJson, type AccountRow } from "./accounts.store";
 import type { ProgramRow } from "./programs.store";
 
 import type { CardStatus } from "../domain/card-status";
@@ -97,6 +98,8 @@ export interface AuthorizationSubject {
   customerStatus: string | null;
   /** What an unanswered request becomes: the program's own setting, else its decision webhook's, else null. */
   timeoutDefault: "approve" | "decline" | null;
+  /** The card's funding account, locked (FOR UPDATE) by the read. */
+  fundingAccount: AccountRow;
 }
 
 /**
@@ -110,15 +113,19 @@ const DECISION_WEBHOOK_TIMEOUT_DEFAULT = `
           ELSE (w.status = 'enabled' AND NOT w.is_default AND w.events ? 'card.authorization.request') OR w.is_default END)
    ORDER BY w.is_default LIMIT 1`;
 
+/** The card, its program and customer, and its funding account locked: what an authorization request needs. */
 export async function findAuthorizationSubject(db: Queryable, scope: Scope, cardId: string): Promise<AuthorizationSubject | undefined> {
   const { rows } = await db.query<Record<string, unknown>>(
     `SELECT c.id, c.status, c.network, c.currency, c.customer_id, c.funding_account_id, c.program_id, c.controls,
             p.transaction_fee, p.settlement_account_id, p.webhook_id, p.timeout_default, cu.status AS customer_status,
-            COALESCE(p.timeout_default, (${DECISION_WEBHOOK_TIMEOUT_DEFAULT})) AS effective_timeout_default
+            COALESCE(p.timeout_default, (${DECISION_WEBHOOK_TIMEOUT_DEFAULT})) AS effective_timeout_default,
+            to_jsonb(a) AS funding_account
        FROM engine.cards c
        JOIN engine.card_programs p ON p.id = c.program_id
+       JOIN engine.accounts a ON a.id = c.funding_account_id
        LEFT JOIN engine.customers cu ON cu.id = c.customer_id
-      WHERE c.id = $1 AND c.business_id = $2 AND c.mode = $3`,
+      WHERE c.id = $1 AND c.business_id = $2 AND c.mode = $3
+      FOR UPDATE OF a`,
     [cardId, scope.businessId, scope.mode],
   );
   const r = rows[0];
@@ -135,5 +142,6 @@ export async function findAuthorizationSubject(db: Queryable, scope: Scope, card
     },
     customerStatus: (r.customer_status as string | null) ?? null,
     timeoutDefault: (r.effective_timeout_default as AuthorizationSubject["timeoutDefault"]) ?? null,
+    fundingAccount: accountFromJson(r.funding_account as Record<string, unknown>),
   };
 }

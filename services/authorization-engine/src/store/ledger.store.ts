@@ -41,16 +41,18 @@ const balancesWrite = (balances: Array<{ id: string; posted: number; held: numbe
 });
 
 /**
- * With `writes`, nothing is written until the caller settles the ledger and flushes the batch (a transaction's writes
+ * `lockedAlready`: rows the caller locked (FOR UPDATE) in this transaction, not locked again. With `writes`, nothing
+ * is written until the caller settles the ledger and flushes the batch (a transaction's writes
  * in one statement); without, every change is written at once.
  */
 export async function openLedger(
   db: Queryable,
   scope: Scope,
-  accounts: { funded: string[]; system?: string[] },
+  accounts: { funded: string[]; system?: string[]; lockedAlready?: AccountRow[] },
   writes?: WriteBatch,
 ): Promise<Ledger> {
-  const locked = await lockAccounts(db, accounts.funded);
+  const given = new Map((accounts.lockedAlready ?? []).map((a) => [a.id, a]));
+  const locked = accounts.funded.every((id) => given.has(id)) ? given : await lockAccounts(db, accounts.funded);
   for (const id of accounts.funded) if (!locked.has(id)) throw new Error(`account ${id} does not exist`);
   const system = new Set(accounts.system ?? []);
   const view = (id: string): LedgerAccount => {
