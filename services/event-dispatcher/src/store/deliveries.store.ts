@@ -35,10 +35,12 @@ export interface ClaimLimits {
 const dueOf = (policy: "decision" | "notification", limit: string, saturated: string) => `
        SELECT d.id FROM dispatcher.deliveries d
         WHERE d.status = 'pending' AND d.policy = '${policy}' AND d.next_attempt_at <= now() AND d.webhook_id <> ALL(${saturated})
-          AND NOT EXISTS (
-            SELECT 1 FROM dispatcher.deliveries earlier
+          -- The first unfinished delivery of its resource to its webhook. A subquery per candidate (an index probe):
+          -- written as NOT EXISTS, the planner joined it to every unfinished delivery at once, a scan per candidate.
+          AND d.seq = (
+            SELECT min(earlier.seq) FROM dispatcher.deliveries earlier
              WHERE earlier.webhook_id = d.webhook_id AND earlier.resource_id = d.resource_id
-               AND earlier.seq < d.seq AND earlier.status IN ('pending', 'delivering'))
+               AND earlier.status IN ('pending', 'delivering'))
         ORDER BY d.next_attempt_at, d.seq
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED`;
