@@ -1,3 +1,4 @@
+import type pg from "pg";
 import type { Queryable } from "./db";
 
 export interface Write {
@@ -14,8 +15,11 @@ export interface Write {
  */
 export interface WriteBatch {
   defer(write: Write): void;
-  /** Sends what was deferred (nothing when empty) and starts a new batch. */
-  flush(db: Queryable): Promise<void>;
+  /**
+   * Sends what was deferred (nothing when empty: undefined) and starts a new batch; resolves to the result of the last
+   * write (its RETURNING rows).
+   */
+  flush(db: Queryable): Promise<pg.QueryResult | undefined>;
 }
 
 const PARAMETER = /\$(\d+)/g;
@@ -44,10 +48,10 @@ export function createWriteBatch(): WriteBatch {
       writes.push(write);
     },
     async flush(db) {
-      if (writes.length === 0) return;
+      if (writes.length === 0) return undefined;
       const { text, values } = combineWrites(writes);
       writes = [];
-      await db.query(text, values);
+      return db.query(text, values);
     },
   };
 }

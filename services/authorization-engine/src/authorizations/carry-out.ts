@@ -5,7 +5,7 @@ import type { Scope } from "@cardhold/query";
 import type { Effect, Step } from "../domain/authorization";
 import { toAuthorizationRecord, toTransactionRecord } from "../records";
 import { SCHEMA, systemAccount, type AccountRow } from "../store/accounts.store";
-import { authorizationUpdate, fromDomain, type AuthorizationRow } from "../store/authorizations.store";
+import { authorizationInsert, authorizationUpdate, fromDomain, type AuthorizationRow } from "../store/authorizations.store";
 import { openLedger, type Ledger } from "../store/ledger.store";
 import { transactionInsert, type TransactionRow } from "../store/transactions.store";
 import { eventFor } from "./events";
@@ -50,14 +50,24 @@ async function moveMoney(ledger: Ledger, row: AuthorizationRow, clearing: string
  * already opened one (and locked the funding account) for this transaction; `lockedAlready`, account rows it locked. Every write of the step goes to the
  * database in one statement.
  */
-export async function carryOut(
-  tx: Queryable,
-  scope: Scope,
-  row: AuthorizationRow,
-  step: Step,
-  ledger?: Ledger,
-  lockedAlready?: AccountRow[],
-): Promise<AuthorizationRow> {
+export interface CarryOutOptions {
+  /** A ledger the caller opened (and whose accounts it locked) in this transaction. */
+  ledger?: Ledger;
+  /** Account rows the caller locked in this transaction. */
+  lockedAlready?: AccountRow[];
+  /** The authorization is not stored yet: it is inserted in its state after the step (one write, not two). */
+  isNew?: boolean;
+}
+
+/** A new authorization's network reference was taken meanwhile by a concurrent request: roll back, that one stands. */
+export class NetworkReferenceTaken extends Error {
+  constructor(readonly networkReference: string) {
+    super(`network reference ${networkReference} was taken by a concurrent request`);
+  }
+}
+
+export async function carryOut(tx: Queryable, scope: Scope, row: AuthorizationRow, step: Step, opts: CarryOutOptions = {}): Promise<AuthorizationRow> {
+  const { ledger, lockedAlready } = opts;
   const funded = fundedAccounts(row, step.effects);
   // A hold or a release moves nothing to or from the network's side: only movements need its account.
   const moves = step.effects.some((e) => e.kind === "capture-hold" || e.kind === "refund" || e.kind === "credit-settlement");
@@ -89,7 +99,7 @@ export async function carryOut(
     decision_event_id: decisionEvent ?? (asks ? row.decision_event_id : null),
     updated_at: new Date(),
   };
-  writes.defer(authorizationUpdate(saved));
+  if (!opts.isNew) writes.defer(authorizationUpdate(saved));
   const messages: OutgoingMessage[] = [
     ...events.map((e) => {
       const answerBy = e.id === decisionEvent ? (saved.decision_due_at ?? undefined) : undefined;
@@ -98,6 +108,9 @@ export async function carryOut(
     ...transactions.map((t) => eventFor(scope, "card.transaction.created", toTransactionRecord(t), saved.id, undefined, webhook).message),
   ];
   if (messages.length > 0) writes.defer(outboxInsert(SCHEMA, messages));
-  await writes.flush(tx);
+  // Last, so that the statement's rows are the insert's: none when the reference was taken.
+  if (opts.isNew) writes.defer(authorizationInsert(saved));
+  const result = await writes.flush(tx);
+  if (opts.isNew && result?.rowCount !== 1) throw new NetworkReferenceTaken(saved.network_reference);
   return saved;
 }

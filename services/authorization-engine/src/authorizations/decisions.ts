@@ -29,7 +29,7 @@ export async function applyDecision(tx: Queryable, decision: DecisionAnsweredMes
   const { row, fundingAccount } = locked;
   if (row.decision_event_id !== decision.eventId || !isAwaitingAnswer(toDomain(row))) return undefined;
   const step = applyAnswer(toDomain(row), answerOf(decision), now, await platformCheckAnswer(tx, row));
-  return carryOut(tx, scopeOf(row), row, step, undefined, [fundingAccount]);
+  return carryOut(tx, scopeOf(row), row, step, { lockedAlready: [fundingAccount] });
 }
 
 /**

@@ -9,11 +9,11 @@ import {
 import { preCheck, type Channel } from "../domain/pre-checks";
 import { intervalStart, type LimitInterval } from "../domain/spending-windows";
 import {
-  findAuthorization, findByNetworkReference, insertAuthorization, toDomain, spentSince, type AuthorizationRow,
+  findAuthorization, findByNetworkReference, toDomain, spentSince, type AuthorizationRow,
 } from "../store/authorizations.store";
 import { findAuthorizationSubject, type AuthorizationSubject } from "../store/cards.store";
 import { openLedger } from "../store/ledger.store";
-import { carryOut } from "./carry-out";
+import { carryOut, NetworkReferenceTaken } from "./carry-out";
 import { platformCheckAnswer } from "./decisions";
 
 export interface NetworkContext {
@@ -87,36 +87,42 @@ function newRow(scope: Scope, card: SubjectCard, program: SubjectProgram, type: 
  * the same authorization: it is returned as it stands and charges nothing more.
  */
 export async function requestAuthorization(ctx: NetworkContext, scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest): Promise<AuthorizationRow> {
-  const row = await ctx.db.tx(async (tx) => {
-    // Read the clock once the transaction has its connection: under load, waiting for one eats into the window.
-    const now = ctx.now?.() ?? Date.now();
-    const subject = await findAuthorizationSubject(tx, scope, cardId);
-    if (!subject) throw notFound("Card", cardId);
-    const { card, program } = subject;
-    const repeated = request.reference && (await findByNetworkReference(tx, scope, card.id, request.reference));
-    if (repeated) return repeated;
-    const ledger = await openLedger(tx, scope, { funded: [card.funding_account_id], lockedAlready: [subject.fundingAccount] }, createWriteBatch());
-    const account = ledger.account(card.funding_account_id);
-    const pre = preCheck({
-      type, cardStatus: card.status, customerStatus: subject.customerStatus ?? "unknown", accountStatus: account.status,
-      available: ledger.balance(account.id).available, amount: request.amount, fees: request.fees + (type === "capture" ? program.transaction_fee : 0),
-      channel: request.channel, mcc: request.mcc, merchant: request.merchant, controls: card.controls,
-      spent: type === "capture" ? await spentPerInterval(tx, card, now) : {},
+  const row = await ctx.db
+    .tx(async (tx) => {
+      // Read the clock once the transaction has its connection: under load, waiting for one eats into the window.
+      const now = ctx.now?.() ?? Date.now();
+      const subject = await findAuthorizationSubject(tx, scope, cardId);
+      if (!subject) throw notFound("Card", cardId);
+      const { card, program } = subject;
+      const repeated = request.reference && (await findByNetworkReference(tx, scope, card.id, request.reference));
+      if (repeated) return repeated;
+      const ledger = await openLedger(tx, scope, { funded: [card.funding_account_id], lockedAlready: [subject.fundingAccount] }, createWriteBatch());
+      const account = ledger.account(card.funding_account_id);
+      const pre = preCheck({
+        type, cardStatus: card.status, customerStatus: subject.customerStatus ?? "unknown", accountStatus: account.status,
+        available: ledger.balance(account.id).available, amount: request.amount, fees: request.fees + (type === "capture" ? program.transaction_fee : 0),
+        channel: request.channel, mcc: request.mcc, merchant: request.merchant, controls: card.controls,
+        spent: type === "capture" ? await spentPerInterval(tx, card, now) : {},
+      });
+      if (pre.outcome === "drop") throw dropped(card.id, pre.reason);
+      const fresh = newRow(scope, card, program, type, request, subject.timeoutDefault ?? "decline");
+      const domain = toDomain(fresh);
+      const askedAt = Math.min(now, request.arrivedAt ?? now);
+      const step =
+        pre.outcome === "decline"
+          ? declineByService(domain, pre.reason, pre.detail)
+          : tooLateToAsk(askedAt, now)
+            ? decideWithoutAsking(domain, askedAt, await platformCheckAnswer(tx, fresh))
+            : askReceiver(domain, askedAt);
+      return carryOut(tx, scope, fresh, step, { ledger, isNew: true });
+    })
+    .catch(async (error: unknown) => {
+      // Inserted at the same moment by a request with the same reference: that one stands (this one rolled back).
+      if (!(error instanceof NetworkReferenceTaken)) throw error;
+      const standing = await findByNetworkReference(ctx.db, scope, cardId, error.networkReference);
+      if (!standing) throw error;
+      return standing;
     });
-    if (pre.outcome === "drop") throw dropped(card.id, pre.reason);
-    const inserted = await insertAuthorization(tx, newRow(scope, card, program, type, request, subject.timeoutDefault ?? "decline"));
-    // Inserted at the same moment by a request with the same reference: that one stands.
-    if (!inserted) return (await findByNetworkReference(tx, scope, card.id, request.reference!))!;
-    const domain = toDomain(inserted);
-    const askedAt = Math.min(now, request.arrivedAt ?? now);
-    const step =
-      pre.outcome === "decline"
-        ? declineByService(domain, pre.reason, pre.detail)
-        : tooLateToAsk(askedAt, now)
-          ? decideWithoutAsking(domain, askedAt, await platformCheckAnswer(tx, inserted))
-          : askReceiver(domain, askedAt);
-    return carryOut(tx, scope, inserted, step, ledger);
-  });
   // The request is committed with its event in the outbox but maybe not yet published: a crash here must lose nothing.
   if (row.decision_due_at) failpoint("authorization-engine:after-request");
   ctx.relay.wake();
@@ -130,7 +136,7 @@ async function transition(ctx: NetworkContext, scope: Scope, id: string, next: (
     if (!current) throw notFound("Card authorization", id);
     try {
       const { step, ledger } = await next(tx, current);
-      return await carryOut(tx, scope, current, step, ledger);
+      return await carryOut(tx, scope, current, step, { ledger });
     } catch (error) {
       if (error instanceof IllegalTransition) throw stateConflict(`Card authorization ${id} is ${current.status}${current.type === "check" ? " (a check)" : ""}: ${error.message}`);
       throw error;

@@ -124,14 +124,16 @@ const COLUMNS = [
   "metadata", "created_at", "updated_at",
 ] as const satisfies ReadonlyArray<keyof AuthorizationRow>;
 
-/** Inserts a new authorization; undefined when the card already has one with this network reference. */
-export async function insertAuthorization(db: Queryable, row: AuthorizationRow): Promise<AuthorizationRow | undefined> {
-  const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
-    `INSERT INTO engine.authorizations (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(", ")})
-     ON CONFLICT (business_id, mode, card_id, network_reference) DO NOTHING RETURNING *`,
-    COLUMNS.map((c) => row[c]),
-  );
-  return rows[0];
+/**
+ * Writes a new authorization; RETURNING its id, or no row when the card already has one with this network reference
+ * (inserted meanwhile by a concurrent request).
+ */
+export function authorizationInsert(row: AuthorizationRow): Write {
+  return {
+    text: `INSERT INTO engine.authorizations (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(", ")})
+           ON CONFLICT (business_id, mode, card_id, network_reference) DO NOTHING RETURNING id`,
+    values: COLUMNS.map((c) => row[c]),
+  };
 }
 
 const MUTABLE = [
