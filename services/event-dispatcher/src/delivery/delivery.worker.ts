@@ -227,12 +227,13 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     leftWork = notifications === 0 || saturatedForDecisions.length + saturatedForNotifications.length > 0;
     const claimed = await claimDueDeliveries(
       { query: db.bookkeeping },
-      { decisions, notifications, claimMs, saturatedForDecisions, saturatedForNotifications },
+      { limit: decisions, notifications, claimMs, saturatedForDecisions, saturatedForNotifications },
     );
     for (const c of claimed) {
       const key = lane(c.policy, c.webhook_id);
       const busy = inFlightByLane.get(key) ?? 0;
-      if (busy >= capOf(c.policy) || inFlight.size >= maxInFlight) {
+      const overBudget = c.policy === "notification" && notificationsInFlight >= maxInFlight - reservedForDecisions;
+      if (busy >= capOf(c.policy) || inFlight.size >= maxInFlight || overBudget) {
         await releaseClaim(db, c.id);
         leftWork = true;
         continue;

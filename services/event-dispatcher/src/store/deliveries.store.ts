@@ -23,43 +23,40 @@ export interface ClaimedDelivery {
 }
 
 export interface ClaimLimits {
-  /** At most this many decisions and this many notifications. */
-  decisions: number;
+  /** At most this many deliveries in all, and this many notifications. */
+  limit: number;
   notifications: number;
   claimMs: number;
-  /** Webhooks with as many sends of that kind under way as they may have: none of theirs is claimed now. */
+  /** Webhooks with as many sends of that kind under way as they may have: none of theirs of that kind is claimed. */
   saturatedForDecisions: string[];
   saturatedForNotifications: string[];
 }
 
-const dueOf = (policy: "decision" | "notification", limit: string, saturated: string) => `
-       SELECT d.id FROM dispatcher.deliveries d
-        WHERE d.status = 'pending' AND d.policy = '${policy}' AND d.next_attempt_at <= now() AND d.webhook_id <> ALL(${saturated})
-          -- The first unfinished delivery of its resource to its webhook. A subquery per candidate (an index probe):
-          -- written as NOT EXISTS, the planner joined it to every unfinished delivery at once, a scan per candidate.
-          AND d.seq = (
-            SELECT min(earlier.seq) FROM dispatcher.deliveries earlier
-             WHERE earlier.webhook_id = d.webhook_id AND earlier.resource_id = d.resource_id
-               AND earlier.status IN ('pending', 'delivering'))
-        ORDER BY d.next_attempt_at, d.seq
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED`;
-
 /**
- * Claims due deliveries for sending: decisions (a receiver's answer with a deadline) in their own lane, ahead of and
- * apart from notifications. A delivery is due when its time has come and no earlier delivery of the same resource to
- * the same webhook is unfinished (per-resource order). The claim lasts `claimMs`; a dispatcher that dies mid-send
- * leaves it to expire and be claimed again.
+ * Claims due deliveries for sending. A delivery is due when its time has come and no earlier delivery of the same
+ * resource to the same webhook is unfinished (per-resource order). Decisions (a receiver's answer with a deadline)
+ * and notifications are limited apart, so notifications a webhook cannot take now never hold a decision back. The
+ * claim lasts `claimMs`; a dispatcher that dies mid-send leaves it to expire and be claimed again.
  */
 export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimedDelivery & Record<string, unknown>>(
-    `WITH due_decisions AS (${dueOf("decision", "$1", "$4::text[]")}),
-     due_notifications AS (${dueOf("notification", "$2", "$5::text[]")}),
+    `WITH due AS (
+       SELECT d.id FROM dispatcher.deliveries d
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+          AND CASE WHEN d.policy = 'decision' THEN d.webhook_id <> ALL($4::text[])
+                   ELSE $5 > 0 AND d.webhook_id <> ALL($3::text[]) END
+          AND NOT EXISTS (
+            SELECT 1 FROM dispatcher.deliveries earlier
+             WHERE earlier.webhook_id = d.webhook_id AND earlier.resource_id = d.resource_id
+               AND earlier.seq < d.seq AND earlier.status IN ('pending', 'delivering'))
+        ORDER BY d.next_attempt_at, d.seq
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED),
      claimed AS (
        UPDATE dispatcher.deliveries d
-          SET status = 'delivering', attempts = d.attempts + 1, claimed_until = now() + $3 * interval '1 millisecond',
+          SET status = 'delivering', attempts = d.attempts + 1, claimed_until = now() + $2 * interval '1 millisecond',
               first_attempt_at = COALESCE(d.first_attempt_at, now()), updated_at = now()
-         FROM (SELECT id FROM due_decisions UNION ALL SELECT id FROM due_notifications) due WHERE d.id = due.id
+         FROM due WHERE d.id = due.id
        RETURNING d.*)
      SELECT c.id, c.event_id, c.webhook_id, c.resource_id, c.policy, c.attempts, c.trigger, c.first_attempt_at,
             e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, w.url, w.sealed_signing_key,
@@ -68,7 +65,7 @@ export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Pr
        JOIN dispatcher.events e ON e.id = c.event_id
        LEFT JOIN dispatcher.webhooks w ON w.id = c.webhook_id
       ORDER BY c.policy = 'decision' DESC`,
-    [limits.decisions, limits.notifications, limits.claimMs, limits.saturatedForDecisions, limits.saturatedForNotifications],
+    [limits.limit, limits.claimMs, limits.saturatedForNotifications, limits.saturatedForDecisions, limits.notifications],
   );
   return rows;
 }
