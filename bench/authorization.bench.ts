@@ -2,7 +2,7 @@
  * Capture flow benchmark: a card network's capture request (the simulation endpoint, through the gateway) until the
  * decided authorization comes back, with a receiver that approves at once. Reports, per offered rate, the latency the
  * platform adds (end to end minus the receiver's own handling time) and the rate achieved.
- *   all-in-one:  npx tsx bench/authorization.bench.ts --mode all-in-one --rates 10,20,40 --seconds 10
+ *   all-in-one:  npx tsx bench/authorization.bench.ts --mode all-in-one --rates 10,20,40 --seconds 10 [--statements]
  *   distributed: KAFKA_BROKERS=127.0.0.1:9092 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \
  *                npx tsx bench/authorization.bench.ts --mode distributed --rates 25,50,100,150 --seconds 10
  * Open loop: requests start at fixed intervals whatever the answers do, so queueing shows in the latency.
@@ -14,6 +14,7 @@ import { createScratchDatabase } from "../test/integration/support/scratch-datab
 import { startPlatform } from "../test/integration/support/service-processes";
 import { createBusiness } from "../test/support/api-client";
 import { startBenchedAllInOne } from "./support/all-in-one-process";
+import { statementStats, type StatementStats } from "./support/statement-stats";
 import { cpuPerOperation, pidFromFile, processTree, readCpu, type ProcessGroups } from "./support/process-cpu";
 
 const { values } = parseArgs({
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     cards: { type: "string", default: "20" },
     /** Connections the load generator may open: beyond them requests queue in the generator, unseen by the platform. */
     connections: { type: "string", default: "256" },
+    /** All-in-one: also report statements per authorization (pg_stat_statements on the embedded server). */
+    statements: { type: "boolean", default: false },
   },
 });
 const rates = values.rates.split(",").map(Number);
@@ -96,9 +99,11 @@ const LATE_MS = 4_250;
 
 /** The platform's processes, by name, for CPU per authorization. */
 let cpuGroups: ProcessGroups = {};
+let statements: StatementStats | undefined;
 
 async function step(base: string, key: string, cards: string[], rate: number) {
   const total = Math.round(rate * seconds);
+  await statements?.reset();
   const cpuBefore = readCpu(cpuGroups);
   const added: number[] = [];
   let failed = 0;
@@ -139,6 +144,7 @@ async function step(base: string, key: string, cards: string[], rate: number) {
     cpuMsPerAuthorization,
     ...(notApproved.size > 0 && { notApproved: Object.fromEntries(notApproved) }),
     answeredAfterDeadlinePlus250ms: late,
+    ...(statements && { statements: await statements.report(Math.max(1, added.length)) }),
   };
 }
 
@@ -178,9 +184,12 @@ const sharedPostgres = () => {
 const kafka = () => [pidFromFile("infra/kafka/kafka.pid")].filter((pid): pid is number => pid !== undefined);
 
 if (values.mode === "all-in-one") {
-  const platform = await startBenchedAllInOne({ LOG_LEVEL: "error", DEFAULT_WEBHOOK_URL: receiverUrl });
+  const profiling: Record<string, string> = values.statements ? { POSTGRES_SETTINGS: JSON.stringify({ shared_preload_libraries: "pg_stat_statements" }) } : {};
+  const platform = await startBenchedAllInOne({ LOG_LEVEL: "error", DEFAULT_WEBHOOK_URL: receiverUrl, ...profiling });
   cpuGroups = { "all-in-one": () => [platform.child.pid!], postgres: platform.postgresPids };
+  if (values.statements) statements = await statementStats(platform.databaseUrl());
   await run(platform.url, platform.testKey, "all-in-one");
+  await statements?.close();
   await platform.stop();
 } else {
   const database = await createScratchDatabase(process.env.DATABASE_URL!);

@@ -3,11 +3,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { privateDirectory } from "@cardhold/db";
-import { postmasterPid, startAllInOneProcess, type AllInOneProcess } from "../../test/support/all-in-one-process";
+import { embeddedDatabaseUrl, postmasterPid, startAllInOneProcess, type AllInOneProcess } from "../../test/support/all-in-one-process";
 import { freePort } from "../../test/integration/support/service-processes";
 import { processTree } from "./process-cpu";
 
 export interface BenchedAllInOne extends AllInOneProcess {
+  /** The application database over the embedded server's socket (while it runs). */
+  databaseUrl(): string;
   /** The embedded PostgreSQL's processes (postmaster and backends), now. */
   postgresPids(): number[];
   stop(): Promise<void>;
@@ -22,6 +24,7 @@ export async function startBenchedAllInOne(env: Record<string, string>): Promise
   const platform = await startAllInOneProcess({ dataDir, port: await freePort(), env, nodeArgs: profile, readyTimeoutMs: 120_000 });
   return {
     ...platform,
+    databaseUrl: () => embeddedDatabaseUrl(dataDir),
     postgresPids: () => {
       const postmaster = postmasterPid(dataDir);
       return postmaster ? processTree(postmaster) : [];

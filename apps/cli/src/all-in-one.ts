@@ -30,6 +30,8 @@ export interface AllInOneOptions {
   logLevel?: string;
   defaultWebhookUrl?: string;
   operatorToken?: string;
+  /** Extra settings of the embedded PostgreSQL server. */
+  postgresSettings?: Record<string, string | number>;
   /** Connections per service's pool (default 8). */
   poolSize?: number;
   /** Where every service's log lines go (default stdout); tests capture them. */
@@ -61,7 +63,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
   const releaseDataDir = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
   const embedded = opts.databaseUrl
     ? undefined
-    : await startEmbeddedPostgres({ dir: opts.dataDir && join(opts.dataDir, "pg") }).catch((error: unknown) => {
+    : await startEmbeddedPostgres({ dir: opts.dataDir && join(opts.dataDir, "pg"), settings: opts.postgresSettings }).catch((error: unknown) => {
         releaseDataDir();
         throw error;
       });

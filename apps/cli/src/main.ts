@@ -14,12 +14,26 @@ const DEV_SETTINGS = {
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("warn"),
   DEFAULT_WEBHOOK_URL: z.url().default("http://127.0.0.1:4000/webhook"),
   OPERATOR_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  POSTGRES_SETTINGS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "must be a JSON object" });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.record(z.string().regex(/^[a-z_.]+$/, "a server setting's name"), z.union([z.string(), z.number()])))
+    .optional(),
 };
 
 const DEV_USAGE = `cardhold dev — every service in one process, on an embedded PostgreSQL under DATA_DIR
 
 Settings (environment variables): PORT (8080), HOST (127.0.0.1), DATA_DIR (./.data), LOG_LEVEL (warn),
-DEFAULT_WEBHOOK_URL (http://127.0.0.1:4000/webhook), OPERATOR_TOKEN (unset: no admin endpoints).`;
+DEFAULT_WEBHOOK_URL (http://127.0.0.1:4000/webhook), OPERATOR_TOKEN (unset: no admin endpoints),
+POSTGRES_SETTINGS (extra settings of the embedded PostgreSQL as a JSON object, e.g.
+'{"shared_preload_libraries":"pg_stat_statements"}' to profile statements).`;
 
 async function dev(args: string[]) {
   if (args.includes("--help") || args.includes("-h")) return void console.log(DEV_USAGE);
@@ -36,6 +50,7 @@ async function dev(args: string[]) {
     logLevel: config.LOG_LEVEL,
     defaultWebhookUrl: config.DEFAULT_WEBHOOK_URL,
     operatorToken: config.OPERATOR_TOKEN,
+    postgresSettings: config.POSTGRES_SETTINGS,
   });
   const { defaultBusiness } = platform;
   console.log(`Cardhold is running at ${platform.url}`);

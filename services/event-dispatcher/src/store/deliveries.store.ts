@@ -45,10 +45,12 @@ export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Pr
         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
           AND CASE WHEN d.policy = 'decision' THEN d.webhook_id <> ALL($4::text[])
                    ELSE $5 > 0 AND d.webhook_id <> ALL($3::text[]) END
-          AND NOT EXISTS (
-            SELECT 1 FROM dispatcher.deliveries earlier
+          -- The first unfinished delivery of its resource to its webhook: an index probe per candidate. (Written as
+          -- NOT EXISTS, the generic plan read every unfinished delivery for each candidate: quadratic in a backlog.)
+          AND d.seq = (
+            SELECT min(earlier.seq) FROM dispatcher.deliveries earlier
              WHERE earlier.webhook_id = d.webhook_id AND earlier.resource_id = d.resource_id
-               AND earlier.seq < d.seq AND earlier.status IN ('pending', 'delivering'))
+               AND earlier.status IN ('pending', 'delivering'))
         ORDER BY d.next_attempt_at, d.seq
         LIMIT $1
         FOR UPDATE SKIP LOCKED),

@@ -1,0 +1,42 @@
+/**
+ * Statements per operation, from pg_stat_statements on the embedded server (the all-in-one started with
+ * POSTGRES_SETTINGS='{"shared_preload_libraries":"pg_stat_statements"}'): how many each operation costs, and which.
+ */
+import pg from "pg";
+
+export interface StatementStats {
+  reset(): Promise<void>;
+  /** Since the last reset: statements per operation, and the heaviest statements by total execution time. */
+  report(operations: number): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export async function statementStats(url: string): Promise<StatementStats> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  await db.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+  const OURS = "query NOT LIKE '%pg_stat_statements%'";
+  return {
+    async reset() {
+      await db.query("SELECT pg_stat_statements_reset()");
+    },
+    async report(operations) {
+      const per = (n: number) => Number((n / operations).toFixed(2));
+      const { rows: [all] } = await db.query(
+        `SELECT sum(calls)::float8 AS calls, sum(total_exec_time)::float8 AS exec_ms, sum(wal_records)::float8 AS wal
+           FROM pg_stat_statements WHERE ${OURS}`,
+      );
+      const { rows: top } = await db.query(
+        `SELECT calls::float8, total_exec_time::float8 AS exec_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 80) AS text
+           FROM pg_stat_statements WHERE ${OURS} ORDER BY total_exec_time DESC LIMIT 8`,
+      );
+      return {
+        statementsPerOperation: per(all.calls),
+        execMsPerOperation: per(all.exec_ms),
+        walRecordsPerOperation: per(all.wal),
+        heaviest: top.map((r) => ({ perOperation: per(r.calls), msPerCall: Number((r.exec_ms / r.calls).toFixed(3)), text: r.text })),
+      };
+    },
+    close: () => db.end(),
+  };
+}
