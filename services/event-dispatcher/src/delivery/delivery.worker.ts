@@ -225,10 +225,12 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     const saturatedForDecisions = saturatedFor("decision");
     const saturatedForNotifications = saturatedFor("notification");
     leftWork = notifications === 0 || saturatedForDecisions.length + saturatedForNotifications.length > 0;
-    const claimed = await claimDueDeliveries(
+    const { deliveries: claimed, blocked } = await claimDueDeliveries(
       { query: db.bookkeeping },
       { limit: decisions, notifications, claimMs, saturatedForDecisions, saturatedForNotifications },
     );
+    // A delivery waiting behind one under way (per-resource order) becomes claimable when that one finishes.
+    if (blocked > 0) leftWork = true;
     for (const c of claimed) {
       const key = lane(c.policy, c.webhook_id);
       const busy = inFlightByLane.get(key) ?? 0;

@@ -32,28 +32,41 @@ export interface ClaimLimits {
   saturatedForNotifications: string[];
 }
 
+export interface Claim {
+  deliveries: ClaimedDelivery[];
+  /** Due deliveries seen waiting behind an unfinished earlier one of their resource (claimable once it finishes). */
+  blocked: number;
+}
+
 /**
  * Claims due deliveries for sending. A delivery is due when its time has come and no earlier delivery of the same
  * resource to the same webhook is unfinished (per-resource order). Decisions (a receiver's answer with a deadline)
  * and notifications are limited apart, so notifications a webhook cannot take now never hold a decision back. The
  * claim lasts `claimMs`; a dispatcher that dies mid-send leaves it to expire and be claimed again.
  */
-export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
-  const { rows } = await db.query<ClaimedDelivery & Record<string, unknown>>(
-    `WITH due AS (
-       SELECT d.id FROM dispatcher.deliveries d
+export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Promise<Claim> {
+  const { rows } = await db.query<ClaimedDelivery & { blocked: number } & Record<string, unknown>>(
+    `WITH candidates AS (
+       -- The first due deliveries in claim order, read from the index in that order: never the whole backlog.
+       SELECT d.id, d.seq, d.webhook_id, d.resource_id, d.next_attempt_at FROM dispatcher.deliveries d
         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
           AND CASE WHEN d.policy = 'decision' THEN d.webhook_id <> ALL($4::text[])
                    ELSE $5 > 0 AND d.webhook_id <> ALL($3::text[]) END
-          -- The first unfinished delivery of its resource to its webhook: an index probe per candidate. (Written as
-          -- NOT EXISTS, the generic plan read every unfinished delivery for each candidate: quadratic in a backlog.)
-          AND d.seq = (
-            SELECT min(earlier.seq) FROM dispatcher.deliveries earlier
-             WHERE earlier.webhook_id = d.webhook_id AND earlier.resource_id = d.resource_id
-               AND earlier.status IN ('pending', 'delivering'))
         ORDER BY d.next_attempt_at, d.seq
+        LIMIT $1 * 4),
+     ranked AS (
+       -- Ready when it is the first unfinished delivery of its resource to its webhook (per-resource order).
+       SELECT c.*, c.seq = (
+                SELECT min(earlier.seq) FROM dispatcher.deliveries earlier
+                 WHERE earlier.webhook_id = c.webhook_id AND earlier.resource_id = c.resource_id
+                   AND earlier.status IN ('pending', 'delivering')) AS ready
+         FROM candidates c),
+     due AS (
+       SELECT d.id FROM dispatcher.deliveries d JOIN ranked r ON r.id = d.id
+        WHERE r.ready AND d.status = 'pending'
+        ORDER BY r.next_attempt_at, r.seq
         LIMIT $1
-        FOR UPDATE SKIP LOCKED),
+        FOR UPDATE OF d SKIP LOCKED),
      claimed AS (
        UPDATE dispatcher.deliveries d
           SET status = 'delivering', attempts = d.attempts + 1, claimed_until = now() + $2 * interval '1 millisecond',
@@ -62,14 +75,16 @@ export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Pr
        RETURNING d.*)
      SELECT c.id, c.event_id, c.webhook_id, c.resource_id, c.policy, c.attempts, c.trigger, c.first_attempt_at,
             e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, w.url, w.sealed_signing_key,
-            (SELECT count(*)::int FROM dispatcher.deliveries x WHERE x.event_id = c.event_id) AS event_deliveries
-       FROM claimed c
-       JOIN dispatcher.events e ON e.id = c.event_id
+            (SELECT count(*)::int FROM dispatcher.deliveries x WHERE x.event_id = c.event_id) AS event_deliveries,
+            waiting.blocked
+       FROM (SELECT count(*) FILTER (WHERE NOT ready)::int AS blocked FROM ranked) waiting
+       LEFT JOIN claimed c ON true
+       LEFT JOIN dispatcher.events e ON e.id = c.event_id
        LEFT JOIN dispatcher.webhooks w ON w.id = c.webhook_id
       ORDER BY c.policy = 'decision' DESC`,
     [limits.limit, limits.claimMs, limits.saturatedForNotifications, limits.saturatedForDecisions, limits.notifications],
   );
-  return rows;
+  return { deliveries: rows.filter((r) => r.id !== null), blocked: rows[0]?.blocked ?? 0 };
 }
 
 /** Gives a claimed delivery back untouched (the worker had no room for it after all). */
