@@ -74,6 +74,8 @@ export async function carryOut(tx: Queryable, scope: Scope, row: AuthorizationRo
   const clearing = moves ? await systemAccount(tx, scope, "network-clearing", row.currency) : "";
   const writes = ledger?.writes ?? createWriteBatch();
   const books = ledger ?? (funded.length > 0 ? await openLedger(tx, scope, { funded, system: moves ? [clearing] : [], lockedAlready }, writes) : undefined);
+  // A ledger the caller opened for a hold may now have to move money to the network's side (a default approval).
+  if (moves) books?.addSystem(clearing);
   const transactions: TransactionRow[] = [];
   for (const e of step.effects) {
     if (FUNDING_EFFECTS.has(e.kind) || e.kind === "credit-settlement") await moveMoney(books!, row, clearing, e);

@@ -28,6 +28,8 @@ export interface Ledger {
   release(id: string, amount: number): Promise<void>;
   /** Posts a balanced movement; returns its id. */
   move(m: Movement): Promise<string>;
+  /** A system account (never locked, no running balance) this ledger may move money to and from from now on. */
+  addSystem(id: string): void;
   /** The batch the ledger's writes wait in, when it was opened with one (see settle). */
   writes?: WriteBatch;
   /** Adds the changed accounts' balances to the batch (one write for all); the caller flushes it. */
@@ -104,6 +106,7 @@ export async function openLedger(
       });
       return movementId;
     },
+    addSystem: (id) => void system.add(id),
     writes,
     settle() {
       if (!writes || changed.size === 0) return;
