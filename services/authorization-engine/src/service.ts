@@ -1,5 +1,4 @@
 import { fileURLToPath } from "node:url";
-import { Counter } from "prom-client";
 import { createOutboxRelay } from "@cardhold/bus";
 import type { NextFunction, Request, Response } from "express";
 import { AppError, customerProjection, prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
@@ -28,11 +27,6 @@ export interface EngineOptions {
   cardDataKey: string;
   /** How long past the 4 s decision window before the sweeper applies the timeout default itself. */
   sweeperGraceMs?: number;
-  /**
-   * Network requests in progress in this engine (default 128) beyond which a new one is decided by its timeout default
-   * at once, statusReason platform-overloaded: under overload, answering on time beats asking late.
-   */
-  maxRequestsInProgress?: number;
 }
 
 /**
@@ -48,14 +42,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   const waiters = createDecisionWaiters(deps.db);
   const sweeperGraceMs = opts.sweeperGraceMs ?? 150;
   const sweeper = createDeadlineSweeper({ db: deps.db, logger: deps.logger, relay, waiters, graceMs: sweeperGraceMs });
-  const shed = new Counter({
-    name: "authorizations_not_asked_total",
-    help: "Authorization requests decided by their timeout default without asking the receiver: the engine was overloaded",
-    registers: [deps.metrics.registry],
-  });
-  const sim = simulation({
-    db: deps.db, relay, waiters, sweeperGraceMs, maxInProgress: opts.maxRequestsInProgress ?? 128, onShed: () => shed.inc(),
-  });
+  const sim = simulation({ db: deps.db, relay, waiters, sweeperGraceMs });
   const loaders = expandLoaders(deps.db);
   const app = serviceApp(NAME, deps, (app) => {
     const cards = { db: deps.db, vault };

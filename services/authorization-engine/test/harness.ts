@@ -34,7 +34,7 @@ export interface EngineHarness {
   stop(): Promise<void>;
 }
 
-export async function startEngine(opts: { sweeperGraceMs?: number; maxRequestsInProgress?: number } = {}): Promise<EngineHarness> {
+export async function startEngine(opts: { sweeperGraceMs?: number } = {}): Promise<EngineHarness> {
   const pg = await createTestDatabase();
   const cardDataKey = newCardDataKey();
   const events: Envelope[] = [];
@@ -58,7 +58,7 @@ export async function startEngine(opts: { sweeperGraceMs?: number; maxRequestsIn
     });
     await bus.subscribe({ group: "test-ledger", topics: [TOPICS.ledgerResults], handler: async (m) => void ledgerResults.push((m.value as LedgerResultMessage).data) });
     const deps = { db: pg.db, bus, logger, metrics: createMetrics("authorization-engine", false), internalToken: INTERNAL };
-    const service = await createService(deps, { cardDataKey, sweeperGraceMs: opts.sweeperGraceMs ?? 0, maxRequestsInProgress: opts.maxRequestsInProgress });
+    const service = await createService(deps, { cardDataKey, sweeperGraceMs: opts.sweeperGraceMs ?? 0 });
     await service.start();
     const http = await listen(service.app, 0);
     return { bus, service, http };

@@ -20,13 +20,6 @@ export interface NetworkContext {
   db: Db;
   relay: Pick<OutboxRelay, "wake">;
   now?: () => number;
-  /**
-   * True when this engine holds more network requests than it can put to receivers in time: a new one is then decided
-   * by its timeout default at once (statusReason platform-overloaded), which costs a fraction of asking.
-   */
-  overloaded?: () => boolean;
-  /** Counts the requests decided without asking because of that. */
-  onShed?: () => void;
 }
 
 /** What a card network sends with an authorization request (the simulation endpoints play the network). */
@@ -118,7 +111,7 @@ export async function requestAuthorization(ctx: NetworkContext, scope: Scope, ca
       const step =
         pre.outcome === "decline"
           ? declineByService(domain, pre.reason, pre.detail)
-          : tooLateToAsk(askedAt, now) || shed(ctx)
+          : tooLateToAsk(askedAt, now)
             ? decideWithoutAsking(domain, askedAt, await platformCheckAnswer(tx, fresh))
             : askReceiver(domain, askedAt);
       return carryOut(tx, scope, fresh, step, { ledger, isNew: true });
@@ -134,12 +127,6 @@ export async function requestAuthorization(ctx: NetworkContext, scope: Scope, ca
   if (row.decision_due_at) failpoint("authorization-engine:after-request");
   ctx.relay.wake();
   return row;
-}
-
-function shed(ctx: NetworkContext): boolean {
-  if (!ctx.overloaded?.()) return false;
-  ctx.onShed?.();
-  return true;
 }
 
 /** Runs a transition on an existing authorization, locked; an illegal one is a 422 naming the state. */

@@ -10,27 +10,14 @@ export interface SimulationContext extends NetworkContext {
   waiters: DecisionWaiters;
   /** How long past the decision window the sweeper waits (see deadline-sweeper.ts); the request waits a bit longer. */
   sweeperGraceMs: number;
-  /** Network requests in progress in this engine beyond which new ones are not put to the receiver (see overloaded). */
-  maxInProgress: number;
 }
 
 /**
  * The test-mode simulation endpoints play the card network: each sends a request into the real authorization flow
  * and answers with the authorization once it is decided, as a network waits for its answer.
  */
-export function simulation(base: SimulationContext) {
-  let inProgress = 0;
-  const ctx: SimulationContext = { ...base, overloaded: () => inProgress > base.maxInProgress };
+export function simulation(ctx: SimulationContext) {
   const decided = (scope: Scope, row: AuthorizationRow) => ctx.waiters.until(scope, row, DECISION_WINDOW_MS + ctx.sweeperGraceMs + 5_000);
-  /** Counts a network request from arrival (before it waits for a database connection) until it is answered. */
-  const counted = async <T>(work: () => Promise<T>): Promise<T> => {
-    inProgress += 1;
-    try {
-      return await work();
-    } finally {
-      inProgress -= 1;
-    }
-  };
 
   /** The approved capture to change or reverse: the one named (it must be this card's), or a new one. */
   const captureFirst = async (scope: Scope, cardId: string, body: Omit<NetworkRequest, "amount"> & { amount?: number; authorization?: string }) => {
@@ -44,11 +31,11 @@ export function simulation(base: SimulationContext) {
     /** `arrivedAt`: when the network's request reached the platform; its 4-second window runs from there. */
     async check(scope: Scope, cardId: string, body: unknown, arrivedAt?: number) {
       const request = validate(simulateCheckSchema, body);
-      return counted(async () => decided(scope, await requestAuthorization(ctx, scope, cardId, "check", { ...request, amount: 0, fees: 0, arrivedAt })));
+      return decided(scope, await requestAuthorization(ctx, scope, cardId, "check", { ...request, amount: 0, fees: 0, arrivedAt }));
     },
     async capture(scope: Scope, cardId: string, body: unknown, arrivedAt?: number) {
       const request = validate(simulateCaptureSchema, body);
-      return counted(async () => decided(scope, await requestAuthorization(ctx, scope, cardId, "capture", { ...request, arrivedAt })));
+      return decided(scope, await requestAuthorization(ctx, scope, cardId, "capture", { ...request, arrivedAt }));
     },
     /** Capture (unless an approved authorization is named), then change its amount; a capture not approved stays as it is. */
     async updateCapture(scope: Scope, cardId: string, body: unknown) {
