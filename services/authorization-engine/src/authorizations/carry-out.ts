@@ -43,13 +43,6 @@ async function moveMoney(ledger: Ledger, row: AuthorizationRow, clearing: string
   }
 }
 
-/**
- * Carries out a state-machine step inside the caller's transaction: the ledger movements, the card transactions, the
- * new state of the authorization and its events (through the outbox), in the order the step lists them. A step that
- * asks the receiver records its event as the decision the answer must belong to. `ledger` is given when the caller
- * already opened one (and locked the funding account) for this transaction; `lockedAlready`, account rows it locked. Every write of the step goes to the
- * database in one statement.
- */
 export interface CarryOutOptions {
   /** A ledger the caller opened (and whose accounts it locked) in this transaction. */
   ledger?: Ledger;
@@ -66,6 +59,12 @@ export class NetworkReferenceTaken extends Error {
   }
 }
 
+/**
+ * Carries out a state-machine step inside the caller's transaction: the ledger movements, the card transactions, the
+ * new state of the authorization and its events (through the outbox), in the order the step lists them. A step that
+ * asks the receiver records its event as the decision the answer must belong to. Every write of the step goes to the
+ * database in one statement.
+ */
 export async function carryOut(tx: Queryable, scope: Scope, row: AuthorizationRow, step: Step, opts: CarryOutOptions = {}): Promise<AuthorizationRow> {
   const { ledger, lockedAlready } = opts;
   const funded = fundedAccounts(row, step.effects);

@@ -149,6 +149,10 @@ async function oneAccountPerCurrency(db: Queryable, scope: Scope, a: NewAccount)
 /** An account row read as jsonb (to_jsonb(a)) inside another row: its timestamps back to dates. */
 export function accountFromJson(json: Record<string, unknown>): AccountRow {
   const row = json as unknown as AccountRow;
+  // jsonb carries bigint balances as JSON numbers: refuse what a JS number cannot hold exactly, as the int8 parser does.
+  for (const amount of [row.posted, row.held]) {
+    if (!Number.isSafeInteger(amount)) throw new RangeError(`account ${row.id}: balance ${amount} exceeds the safe integer range`);
+  }
   return { ...row, created_at: new Date(json.created_at as string), updated_at: new Date(json.updated_at as string) };
 }
 

@@ -112,7 +112,10 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const claimMs = opts.claimMs ?? 30_000;
   const inFlight = new Set<Promise<void>>();
   let lastReclaim = 0;
-  /** The last claim left due deliveries behind for want of a slot: a finished send should claim again at once. */
+  /**
+   * The last claim left due deliveries behind (no slot for them, or waiting behind one under way of their resource):
+   * a finished send should claim again at once. Otherwise new work wakes the worker itself, or the poll finds it.
+   */
   let leftWork = false;
 
   /** The attempt, the delivery's next step and the event's status; a decision's answer goes out with them. */
@@ -123,12 +126,12 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       error: result.errorDetail,
     };
     const sole = c.event_deliveries === 1;
-    const about = { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode };
-    const answer = { httpStatus: result.httpStatus, body: parseJson(result.body), latencyMs: result.latencyMs, error: result.error };
     // The common cases are one statement each, committed on its own.
     if (c.policy === "notification" && sole) {
       return recordAttempt({ query: db.bookkeeping }, attempt, nextStepAfter(c, startedAt, result, schedule), true);
     }
+    const about = { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode };
+    const answer = { httpStatus: result.httpStatus, body: parseJson(result.body), latencyMs: result.latencyMs, error: result.error };
     if (sole) {
       const answered = outboxInsert(SCHEMA, [decisionAnswered(about, answer)], 14);
       await recordAttempt({ query: db.bookkeeping }, attempt, { status: isDelivered(result.httpStatus) ? "delivered" : "failed" }, true, answered);
