@@ -11,6 +11,9 @@ export interface StatementStats {
   close(): Promise<void>;
 }
 
+/** How many statements the report lists (STATEMENTS_TOP, default 8). */
+const HEAVIEST = Number(process.env.STATEMENTS_TOP ?? 8);
+
 export async function statementStats(url: string): Promise<StatementStats> {
   const db = new pg.Client({ connectionString: url });
   await db.connect();
@@ -27,14 +30,15 @@ export async function statementStats(url: string): Promise<StatementStats> {
            FROM pg_stat_statements WHERE ${OURS}`,
       );
       const { rows: top } = await db.query(
-        `SELECT calls::float8, total_exec_time::float8 AS exec_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 80) AS text
-           FROM pg_stat_statements WHERE ${OURS} ORDER BY total_exec_time DESC LIMIT 8`,
+        `SELECT calls::float8, total_exec_time::float8 AS exec_ms, wal_records::float8 AS wal,
+                left(regexp_replace(query, '\\s+', ' ', 'g'), 80) AS text
+           FROM pg_stat_statements WHERE ${OURS} ORDER BY total_exec_time DESC LIMIT ${HEAVIEST}`,
       );
       return {
         statementsPerOperation: per(all.calls),
         execMsPerOperation: per(all.exec_ms),
         walRecordsPerOperation: per(all.wal),
-        heaviest: top.map((r) => ({ perOperation: per(r.calls), msPerCall: Number((r.exec_ms / r.calls).toFixed(3)), text: r.text })),
+        heaviest: top.map((r) => ({ perOperation: per(r.calls), msPerCall: Number((r.exec_ms / r.calls).toFixed(3)), walRecordsPerOperation: per(r.wal), text: r.text })),
       };
     },
     close: () => db.end(),

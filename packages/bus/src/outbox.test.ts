@@ -64,6 +64,46 @@ describe("outbox", () => {
     expect(got.filter((m) => m.id === "msg.crash1")).toHaveLength(1);
   });
 
+  it("publishes what a transaction hands over right after its commit, without reading it back, and marks it", async () => {
+    await db.query("DELETE FROM svc.outbox_relay_lease");
+    // Left by a crashed run: published first, before anything handed over.
+    await db.tx((c) => c.query(
+      `INSERT INTO svc.outbox (id, topic, key, value) VALUES ('msg.left', 'things.v1', 'h', '{"left":true}')`,
+    ));
+    const bus = createMemoryBus();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g", topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    const relay = createOutboxRelay({ db, schema: "svc", bus, logger, idleMs: 60_000 });
+    relay.start();
+    await waitFor(() => got.length === 1); // the start's read is done; the next one is a minute away
+    await db.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "h", value: { at: new Date("2026-01-01T00:00:00Z") }, id: "msg.h1" }]));
+    await db.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "h", value: { n: 2 }, id: "msg.h2" }]));
+    await waitFor(() => got.length >= 3, 2_000);
+    await relay.stop();
+    expect(got.map((m) => m.id)).toEqual(["msg.left", "msg.h1", "msg.h2"]);
+    // As it would come back from the table: JSON, so a Date is its ISO text.
+    expect(got[1]!.value).toEqual({ at: "2026-01-01T00:00:00.000Z" });
+    const { rows } = await db.query("SELECT count(*)::int AS n FROM svc.outbox WHERE id LIKE 'msg.h%' AND published_at IS NULL");
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it("a rolled-back transaction hands nothing over", async () => {
+    await db.query("DELETE FROM svc.outbox_relay_lease");
+    const bus = createMemoryBus();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g", topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    const relay = createOutboxRelay({ db, schema: "svc", bus, logger, idleMs: 60_000 });
+    relay.start();
+    await db.tx(async (c) => {
+      await enqueue(c, "svc", [{ topic: "things.v1", key: "r", value: {}, id: "msg.rolled-back" }]);
+      throw new Error("abort");
+    }).catch(() => undefined);
+    await db.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "r", value: {}, id: "msg.kept" }]));
+    await waitFor(() => got.some((m) => m.id === "msg.kept"), 2_000);
+    await relay.stop();
+    expect(got.map((m) => m.id)).not.toContain("msg.rolled-back");
+  });
+
   it("a second relay does not publish while another holds the lease", async () => {
     await db.query("DELETE FROM svc.outbox_relay_lease");
     await db.query("INSERT INTO svc.outbox_relay_lease VALUES ('relay', 'someone-else', now() + interval '1 hour')");

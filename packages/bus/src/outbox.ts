@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import type { Db, Queryable } from "@cardhold/db";
+import type { Db, Queryable, TxClient } from "@cardhold/db";
 import { newMessageId } from "./message-id";
 import type { Bus, OutgoingMessage } from "./bus";
 import { createPollingWorker } from "./polling-worker";
@@ -10,6 +10,8 @@ export interface OutboxInsert {
   text: string;
   values: unknown[];
   ids: string[];
+  /** The rows as the relay will publish them (see handOverAfterCommit). */
+  rows: OutboxRow[];
 }
 
 /**
@@ -18,16 +20,36 @@ export interface OutboxInsert {
  */
 export function outboxInsert(schema: string, messages: OutgoingMessage[], firstParam = 1): OutboxInsert {
   const ids = messages.map((m) => m.id ?? newMessageId());
+  const rows = messages.map((m, i): OutboxRow => ({
+    id: ids[i]!, topic: m.topic, key: m.key, value: m.value === null ? null : JSON.stringify(m.value), headers: m.headers ?? {},
+  }));
   const [a, b, c, d, e] = [0, 1, 2, 3, 4].map((i) => `$${firstParam + i}`);
   return {
     text: `INSERT INTO ${schema}.outbox (id, topic, key, value, headers)
      SELECT m.id, m.topic, m.key, m.value, m.headers
        FROM unnest(${a}::text[], ${b}::text[], ${c}::text[], ${d}::text[], ${e}::jsonb[]) WITH ORDINALITY AS m(id, topic, key, value, headers, n)
      ORDER BY n`,
-    values: [ids, messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => (m.value === null ? null : JSON.stringify(m.value))),
-      messages.map((m) => JSON.stringify(m.headers ?? {}))],
+    values: [ids, rows.map((r) => r.topic), rows.map((r) => r.key), rows.map((r) => r.value), rows.map((r) => JSON.stringify(r.headers))],
     ids,
+    rows,
   };
+}
+
+/** What a transaction notes for its schema's relay: the outbox rows it added, in order. */
+interface CommittedRows {
+  outbox: string;
+  rows: OutboxRow[];
+}
+
+const isCommittedRows = (note: unknown): note is CommittedRows =>
+  typeof note === "object" && note !== null && "outbox" in note && "rows" in note;
+
+/**
+ * Tells the schema's relay, once the caller's transaction commits, which rows it added to the outbox: the relay
+ * publishes them without reading them back. Outside a transaction (autocommit) nothing is told; call wake().
+ */
+export function handOverAfterCommit(client: Queryable | TxClient, schema: string, insert: OutboxInsert): void {
+  if ("afterCommit" in client) client.afterCommit({ outbox: schema, rows: insert.rows } satisfies CommittedRows);
 }
 
 /**
@@ -38,6 +60,7 @@ export async function enqueue(client: Queryable, schema: string, messages: Outgo
   if (messages.length === 0) return [];
   const insert = outboxInsert(schema, messages);
   await client.query(insert.text, insert.values);
+  handOverAfterCommit(client, schema, insert);
   return insert.ids;
 }
 
@@ -55,13 +78,17 @@ export interface OutboxRelayOptions {
 
 export interface OutboxRelay {
   start(): void;
-  /** Publish now instead of at the next poll (call right after a commit). */
+  /**
+   * Read the outbox now instead of at the next poll: for rows committed without a transaction of this Db telling the
+   * relay (see handOverAfterCommit), or by another process.
+   */
   wake(): void;
+  /** Publish rows this process committed in a single statement outside a transaction (see handOverAfterCommit). */
+  committed(insert: OutboxInsert): void;
   stop(): Promise<void>;
 }
 
-interface OutboxRow {
-  seq: number;
+export interface OutboxRow {
   id: string;
   topic: string;
   key: string;
@@ -69,7 +96,19 @@ interface OutboxRow {
   headers: Record<string, string>;
 }
 
-/** Publishes the outbox to the bus in commit order and marks rows published; at-least-once. */
+/** Past this many published rows not yet marked, the relay marks them at once instead of at the next poll. */
+const MAX_UNMARKED = 2_000;
+
+/**
+ * Publishes the outbox to the bus in commit order and marks rows published; at-least-once. Rows that a transaction of
+ * this process handed over (handOverAfterCommit) are published from memory right after their commit; the table is
+ * read once per `idleMs` (rows of a crashed run or of another process), on wake(), and before anything else while a
+ * read finds more than a batch or rows nobody handed over. Per-key order holds because a key's rows come from
+ * transactions that lock the same resource one after the other: in this process they are handed over in that order,
+ * and read back from the table they come in seq order. With several processes writing one schema, a row another
+ * process commits while this one publishes from memory waits for the next read (at most `idleMs`); if this process
+ * commits the same resource's next step within that time, the two are published out of order, which the next read does not repair.
+ */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { db, schema, bus, logger } = opts;
   const batchSize = opts.batchSize ?? 200;
@@ -94,44 +133,75 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     return rowCount === 1;
   };
 
+  /** Rows committed by this process and handed over, not yet published. */
+  let handedOver: OutboxRow[] = [];
+  /** Read the table before publishing what was handed over: at start, on wake(), after a failure, behind a full read. */
+  let readFirst = true;
+  let lastRead = 0;
   /**
-   * Rows published but not yet marked: the mark rides on the next cycle's read (one statement per cycle instead of
-   * two), or on the idle poll. Losing it in a crash only publishes the rows again, which consumers ignore (their
-   * inbox, or handling that is idempotent by itself): bookkeeping, no need to wait for the disk.
+   * Ids published but not yet marked: the mark rides on the next read (one statement per poll instead of one per
+   * batch). Losing it in a crash only publishes the rows again, which consumers ignore (their inbox, or handling that
+   * is idempotent by itself): bookkeeping, no need to wait for the disk.
    */
-  let unmarked: number[] = [];
+  let unmarked: string[] = [];
 
   const markAndRead = async () => {
     const { rows } = await db.bookkeeping<OutboxRow & Record<string, unknown>>(
-      `WITH marked AS (UPDATE ${schema}.outbox SET published_at = now() WHERE seq = ANY($2::bigint[]))
-       SELECT seq, id, topic, key, value, headers FROM ${schema}.outbox
-        WHERE published_at IS NULL AND seq <> ALL($2::bigint[]) ORDER BY seq LIMIT $1`,
+      `WITH marked AS (UPDATE ${schema}.outbox SET published_at = now() WHERE id = ANY($2::text[]))
+       SELECT id, topic, key, value, headers FROM ${schema}.outbox
+        WHERE published_at IS NULL AND id <> ALL($2::text[]) ORDER BY seq LIMIT $1`,
       [batchSize, unmarked],
     );
     unmarked = [];
     return rows;
   };
 
-  const publishBatch = async (): Promise<boolean> => {
-    if (!(await holdLease())) return false;
+  const publish = async (rows: OutboxRow[]) => {
+    try {
+      await bus.publish(rows.map((r) => ({ id: r.id, topic: r.topic, key: r.key, value: r.value === null ? null : JSON.parse(r.value), headers: r.headers })));
+    } catch (error) {
+      // Still unpublished in the table: read them back there, in commit order, with whatever came after them.
+      handedOver = [];
+      readFirst = true;
+      throw error;
+    }
+    for (const r of rows) unmarked.push(r.id);
+  };
+
+  /** Publishes a batch read from the table; true when the table may hold more. */
+  const readAndPublish = async () => {
+    readFirst = false;
+    lastRead = Date.now();
     const rows = await markAndRead();
-    if (rows.length === 0) return false;
-    await bus.publish(
-      rows.map((r) => ({
-        id: r.id,
-        topic: r.topic,
-        key: r.key,
-        value: r.value === null ? null : JSON.parse(r.value),
-        headers: r.headers,
-      })),
-    );
-    unmarked = rows.map((r) => r.seq);
+    let foreign = false;
+    if (rows.length > 0) {
+      const mine = new Set(handedOver.map((r) => r.id));
+      foreign = rows.some((r) => !mine.has(r.id));
+      const read = new Set(rows.map((r) => r.id));
+      handedOver = handedOver.filter((r) => !read.has(r.id));
+      await publish(rows);
+    }
+    // Rows nobody handed over (another process's, or written outside a transaction): keep reading before publishing
+    // from memory until a read finds none, so theirs keep their place in commit order.
+    readFirst = rows.length === batchSize || foreign;
     return rows.length === batchSize;
+  };
+
+  const publishBatch = async (): Promise<boolean> => {
+    if (!(await holdLease())) {
+      handedOver = []; // the holder reads them from the table
+      return false;
+    }
+    const readDue = readFirst || Date.now() - lastRead >= idleMs || unmarked.length >= MAX_UNMARKED;
+    if (readDue && (await readAndPublish())) return true;
+    if (handedOver.length === 0) return false;
+    await publish(handedOver.splice(0, batchSize));
+    return handedOver.length > 0;
   };
 
   const markPublished = async () => {
     if (unmarked.length === 0) return;
-    await db.bookkeeping(`UPDATE ${schema}.outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [unmarked]);
+    await db.bookkeeping(`UPDATE ${schema}.outbox SET published_at = now() WHERE id = ANY($1::text[])`, [unmarked]);
     unmarked = [];
   };
 
@@ -152,10 +222,26 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     },
   });
 
+  const take = (rows: OutboxRow[]) => {
+    handedOver.push(...rows);
+    worker.wake();
+  };
+  let stopListening = () => undefined as void;
+
   return {
-    start: worker.start,
-    wake: worker.wake,
+    start() {
+      stopListening = db.onCommit((notes) => {
+        for (const note of notes) if (isCommittedRows(note) && note.outbox === schema) take(note.rows);
+      });
+      worker.start();
+    },
+    wake() {
+      readFirst = true;
+      worker.wake();
+    },
+    committed: (insert) => take(insert.rows),
     async stop() {
+      stopListening();
       await worker.stop();
       await markPublished().catch(() => undefined);
       leaseSafeUntil = 0;

@@ -34,3 +34,30 @@ describe("statements", () => {
     expect((await db.tx((tx) => tx.query(SQL))).rows[0]!.source).not.toBe("client");
   });
 });
+
+describe("commit notes", () => {
+  it("reach every listener once the transaction committed, never when it rolled back; a failing listener changes nothing", async () => {
+    const heard: unknown[][] = [];
+    const stop = db.onCommit((notes) => void heard.push(notes));
+    const stopFailing = db.onCommit(() => {
+      throw new Error("listener bug");
+    });
+    const result = await db.tx(async (tx) => {
+      tx.afterCommit("first");
+      tx.afterCommit("second");
+      expect(heard).toEqual([]);
+      return "committed";
+    });
+    expect(result).toBe("committed");
+    await db.tx(async (tx) => {
+      tx.afterCommit("rolled back");
+      throw new Error("abort");
+    }).catch(() => undefined);
+    await db.tx(async () => undefined);
+    expect(heard).toEqual([["first", "second"]]);
+    stop();
+    stopFailing();
+    await db.tx(async (tx) => tx.afterCommit("after unsubscribe"));
+    expect(heard).toHaveLength(1);
+  });
+});

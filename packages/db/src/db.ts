@@ -25,9 +25,20 @@ export interface TxOptions {
   durable?: boolean;
 }
 
+/** The connection of a transaction under way. */
+export interface TxClient extends Queryable {
+  /** Hands `note` to the Db's commit listeners once this transaction has committed; dropped if it rolls back. */
+  afterCommit(note: unknown): void;
+}
+
 export interface Db extends Queryable {
   /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
-  tx<T>(fn: (client: Queryable) => Promise<T>, options?: TxOptions): Promise<T>;
+  tx<T>(fn: (client: TxClient) => Promise<T>, options?: TxOptions): Promise<T>;
+  /**
+   * Calls `listener` with the notes of every transaction of this Db right after it commits (the outbox relay learns
+   * this way what it can publish without reading it back). A listener must not throw; returns the unsubscribe.
+   */
+  onCommit(listener: (notes: unknown[]) => void): () => void;
   /** One statement in its own transaction, committed without waiting for the disk (see TxOptions.durable). */
   bookkeeping<R extends Row = Row>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
   ping(): Promise<boolean>;
@@ -88,16 +99,22 @@ export function createDb(opts: DbOptions): Db {
   // Bookkeeping commits go through connections whose session does not wait for the disk: no SET per transaction.
   let lazyBookkeepingPool: pg.Pool | undefined;
   const bookkeepingPool = () => (lazyBookkeepingPool ??= newPool(opts, Math.max(1, Math.ceil(size / 4)), "-c synchronous_commit=off"));
+  const commitListeners = new Set<(notes: unknown[]) => void>();
   return {
     query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(pool, text, values),
     bookkeeping: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(bookkeepingPool(), text, values),
-    async tx<T>(fn: (client: Queryable) => Promise<T>, options: TxOptions = {}): Promise<T> {
+    async tx<T>(fn: (client: TxClient) => Promise<T>, options: TxOptions = {}): Promise<T> {
       const client = await (options.durable === false ? bookkeepingPool() : pool).connect();
-      const scoped: Queryable = { query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(client, text, values) };
+      const notes: unknown[] = [];
+      const scoped: TxClient = {
+        query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(client, text, values),
+        afterCommit: (note) => void notes.push(note),
+      };
       try {
         await client.query("BEGIN");
         const result = await fn(scoped);
         await client.query("COMMIT");
+        if (notes.length > 0) for (const listener of commitListeners) tellCommitted(listener, notes);
         return result;
       } catch (error) {
         await client.query("ROLLBACK").catch(() => undefined);
@@ -105,6 +122,10 @@ export function createDb(opts: DbOptions): Db {
       } finally {
         client.release();
       }
+    },
+    onCommit(listener) {
+      commitListeners.add(listener);
+      return () => void commitListeners.delete(listener);
     },
     async ping() {
       try {
@@ -118,6 +139,14 @@ export function createDb(opts: DbOptions): Db {
       await Promise.all([pool.end(), lazyBookkeepingPool?.end()]);
     },
   };
+}
+
+function tellCommitted(listener: (notes: unknown[]) => void, notes: unknown[]) {
+  try {
+    listener(notes);
+  } catch {
+    // The transaction has committed: a listener's failure must not turn it into an error for the caller.
+  }
 }
 
 /** Postgres error code of a failed query, e.g. 23505 for a unique violation. */

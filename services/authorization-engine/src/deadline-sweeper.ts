@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { createPollingWorker, type OutboxRelay, type PollingWorker } from "@cardhold/bus";
+import { createPollingWorker, type PollingWorker } from "@cardhold/bus";
 import type { Db } from "@cardhold/db";
 import { applyOverdueDefaults } from "./authorizations/decisions";
 import { nextDeadline } from "./store/authorizations.store";
@@ -8,7 +8,6 @@ import type { DecisionWaiters } from "./authorizations/decision-waiters";
 export interface SweeperOptions {
   db: Db;
   logger: Logger;
-  relay: Pick<OutboxRelay, "wake">;
   waiters: DecisionWaiters;
   /**
    * How long past its 4-second deadline an authorization waits before the sweeper applies the timeout default
@@ -47,10 +46,7 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
         return false;
       }
       const decided = await opts.db.tx((tx) => applyOverdueDefaults(tx, graceMs, BATCH, Date.now()));
-      if (decided.length > 0) {
-        opts.relay.wake();
-        opts.waiters.decided(decided);
-      }
+      if (decided.length > 0) opts.waiters.decided(decided);
       if (decided.length === BATCH) return true;
       armFor(await nextDeadline(opts.db));
       return false;

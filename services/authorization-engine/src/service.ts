@@ -41,8 +41,8 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
   const waiters = createDecisionWaiters(deps.db);
   const sweeperGraceMs = opts.sweeperGraceMs ?? 150;
-  const sweeper = createDeadlineSweeper({ db: deps.db, logger: deps.logger, relay, waiters, graceMs: sweeperGraceMs });
-  const sim = simulation({ db: deps.db, relay, waiters, sweeperGraceMs });
+  const sweeper = createDeadlineSweeper({ db: deps.db, logger: deps.logger, waiters, graceMs: sweeperGraceMs });
+  const sim = simulation({ db: deps.db, waiters, sweeperGraceMs });
   const loaders = expandLoaders(deps.db);
   const app = serviceApp(NAME, deps, (app) => {
     const cards = { db: deps.db, vault };

@@ -1,5 +1,5 @@
-import { outboxInsert, type OutgoingMessage } from "@cardhold/bus";
-import { createWriteBatch, type Queryable } from "@cardhold/db";
+import { handOverAfterCommit, outboxInsert, type OutgoingMessage } from "@cardhold/bus";
+import { createWriteBatch, type TxClient } from "@cardhold/db";
 import { newId } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import type { Effect, Step } from "../domain/authorization";
@@ -65,7 +65,7 @@ export class NetworkReferenceTaken extends Error {
  * asks the receiver records its event as the decision the answer must belong to. Every write of the step goes to the
  * database in one statement.
  */
-export async function carryOut(tx: Queryable, scope: Scope, row: AuthorizationRow, step: Step, opts: CarryOutOptions = {}): Promise<AuthorizationRow> {
+export async function carryOut(tx: TxClient, scope: Scope, row: AuthorizationRow, step: Step, opts: CarryOutOptions = {}): Promise<AuthorizationRow> {
   const { ledger, lockedAlready } = opts;
   const funded = fundedAccounts(row, step.effects);
   // A hold or a release moves nothing to or from the network's side: only movements need its account.
@@ -108,10 +108,12 @@ export async function carryOut(tx: Queryable, scope: Scope, row: AuthorizationRo
     }),
     ...transactions.map((t) => eventFor(scope, "card.transaction.created", toTransactionRecord(t), saved.id, undefined, webhook).message),
   ];
-  if (messages.length > 0) writes.defer(outboxInsert(SCHEMA, messages));
+  const outbox = messages.length > 0 ? outboxInsert(SCHEMA, messages) : undefined;
+  if (outbox) writes.defer(outbox);
   // Last, so that the statement's rows are the insert's: none when the reference was taken.
   if (opts.isNew) writes.defer(authorizationInsert(saved));
   const result = await writes.flush(tx);
   if (opts.isNew && result?.rowCount !== 1) throw new NetworkReferenceTaken(saved.network_reference);
+  if (outbox) handOverAfterCommit(tx, SCHEMA, outbox);
   return saved;
 }

@@ -1,5 +1,5 @@
 import type { DecisionAnsweredMessage } from "@cardhold/contracts";
-import type { Queryable } from "@cardhold/db";
+import type { Queryable, TxClient } from "@cardhold/db";
 import type { Scope } from "@cardhold/query";
 import { applyAnswer, applyTimeoutDefault, isAwaitingAnswer, type CheckFallback } from "../domain/authorization";
 import { answerOf } from "../domain/receiver-answer";
@@ -23,7 +23,7 @@ export async function platformCheckAnswer(tx: Queryable, row: AuthorizationRow):
  * (another event id), or one that comes after the authorization was decided, changes nothing. Returns the
  * authorization when it was decided now.
  */
-export async function applyDecision(tx: Queryable, decision: DecisionAnsweredMessage["data"], now: number): Promise<AuthorizationRow | undefined> {
+export async function applyDecision(tx: TxClient, decision: DecisionAnsweredMessage["data"], now: number): Promise<AuthorizationRow | undefined> {
   const locked = await lockAuthorizationById(tx, decision.resourceId);
   if (!locked) return undefined;
   const { row, fundingAccount } = locked;
@@ -36,7 +36,7 @@ export async function applyDecision(tx: Queryable, decision: DecisionAnsweredMes
  * Decides the authorizations whose answer is overdue by `graceMs` with their timeout default (statusReason
  * timeout-error). The deadline is in the database, so this also ends what a stopped engine left waiting.
  */
-export async function applyOverdueDefaults(tx: Queryable, graceMs: number, limit: number, now: number): Promise<AuthorizationRow[]> {
+export async function applyOverdueDefaults(tx: TxClient, graceMs: number, limit: number, now: number): Promise<AuthorizationRow[]> {
   const decided: AuthorizationRow[] = [];
   for (const row of await lockOverdueAuthorizations(tx, graceMs, limit)) {
     const step = applyTimeoutDefault(toDomain(row), now, "timeout-error", await platformCheckAnswer(tx, row));

@@ -1,5 +1,4 @@
 import { randomInt } from "node:crypto";
-import type { OutboxRelay } from "@cardhold/bus";
 import { createWriteBatch, type Db, type Queryable } from "@cardhold/db";
 import { AppError, failpoint, newId, notFound, stateConflict } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
@@ -18,7 +17,6 @@ import { platformCheckAnswer } from "./decisions";
 
 export interface NetworkContext {
   db: Db;
-  relay: Pick<OutboxRelay, "wake">;
   now?: () => number;
 }
 
@@ -125,7 +123,6 @@ export async function requestAuthorization(ctx: NetworkContext, scope: Scope, ca
     });
   // The request is committed with its event in the outbox but maybe not yet published: a crash here must lose nothing.
   if (row.decision_due_at) failpoint("authorization-engine:after-request");
-  ctx.relay.wake();
   return row;
 }
 
@@ -142,7 +139,6 @@ async function transition(ctx: NetworkContext, scope: Scope, id: string, next: (
       throw error;
     }
   });
-  ctx.relay.wake();
   return row;
 }
 

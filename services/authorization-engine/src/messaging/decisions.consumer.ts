@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Bus, OutboxRelay } from "@cardhold/bus";
+import type { Bus } from "@cardhold/bus";
 import { decisionAnsweredMessage, TOPICS } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
 import { applyDecision } from "../authorizations/decisions";
@@ -7,7 +7,7 @@ import type { DecisionWaiters } from "../authorizations/decision-waiters";
 import type { AuthorizationRow } from "../store/authorizations.store";
 
 /** decisions.v1 → the receiver's answers (or why none came) applied to the authorizations waiting for them. */
-export function subscribeToDecisions(deps: { db: Db; bus: Bus; logger: Logger; relay: Pick<OutboxRelay, "wake">; waiters: DecisionWaiters }) {
+export function subscribeToDecisions(deps: { db: Db; bus: Bus; logger: Logger; waiters: DecisionWaiters }) {
   const consumer = "authorization-engine.decisions";
   return deps.bus.subscribe({
     group: consumer,
@@ -20,10 +20,7 @@ export function subscribeToDecisions(deps: { db: Db; bus: Bus; logger: Logger; r
       await deps.db.tx(async (tx) => {
         decided = (await applyDecision(tx, parsed.data.data, Date.now())) ?? undefined;
       });
-      if (decided) {
-        deps.relay.wake();
-        deps.waiters.decided([decided]);
-      }
+      if (decided) deps.waiters.decided([decided]);
     },
   });
 }

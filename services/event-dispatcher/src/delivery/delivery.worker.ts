@@ -23,7 +23,7 @@ import type { SigningKeys } from "./signing-keys";
 export interface DeliveryWorkerOptions {
   db: Db;
   logger: Logger;
-  relay: Pick<OutboxRelay, "wake">;
+  relay: Pick<OutboxRelay, "committed">;
   schedule: RetrySchedule;
   /** Opens the sealed signing keys of the routing table (cached per webhook and version). */
   signingKeys: SigningKeys;
@@ -135,7 +135,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     if (sole) {
       const answered = outboxInsert(SCHEMA, [decisionAnswered(about, answer)], 14);
       await recordAttempt({ query: db.bookkeeping }, attempt, { status: isDelivered(result.httpStatus) ? "delivered" : "failed" }, true, answered);
-      return relay.wake();
+      return relay.committed(answered);
     }
     await db.tx(async (tx) => {
       if (c.policy === "decision") {
@@ -144,7 +144,6 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       } else await recordAttempt(tx, attempt, nextStepAfter(c, startedAt, result, schedule));
       await refreshEventStatus(tx, c.event_id);
     }, BOOKKEEPING);
-    if (c.policy === "decision") relay.wake();
   };
 
   const deliver = async (c: ClaimedDelivery) => {
@@ -175,7 +174,6 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       );
       await refreshEventStatus(tx, c.event_id);
     }, BOOKKEEPING);
-    relay.wake();
   };
 
   /** The webhook was deleted after the event was routed to it: nothing to send to, the delivery fails. */
