@@ -52,17 +52,9 @@ export function createProxy(opts: ProxyOptions) {
     const contentType = answer.headers["content-type"];
     res.status(answer.statusCode);
     if (typeof contentType === "string") res.type(contentType);
-    res.loggedBody = parseJson(body);
+    res.loggedBody = body;
     res.send(body);
   };
 
   return { forward, close: () => agent.close() };
-}
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString("utf8"));
-  } catch {
-    return undefined;
-  }
 }

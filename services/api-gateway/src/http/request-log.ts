@@ -6,16 +6,28 @@ import { insertRequestLogs, type NewRequestLog } from "../store/request-logs.sto
 
 const MAX_LOGGED_BODY = 16_384;
 
-function loggableBody(value: unknown): unknown {
-  if (value === undefined || value === null) return null;
-  const redacted = redactSecrets(value);
-  const text = JSON.stringify(redacted);
-  return text.length > MAX_LOGGED_BODY ? { truncated: true, bytes: text.length } : redacted;
+/** A body as the JSON text to log: secrets redacted, `null` when absent or not JSON, a marker when too large. */
+function loggableJson(value: unknown): string {
+  if (value === undefined || value === null) return "null";
+  const text = JSON.stringify(redactSecrets(value));
+  return text.length > MAX_LOGGED_BODY ? JSON.stringify({ truncated: true, bytes: text.length }) : text;
+}
+
+/** A proxied response is kept as the upstream's bytes; it is parsed (and redacted) only after it was sent. */
+function responseJson(body: unknown): string {
+  if (!Buffer.isBuffer(body)) return loggableJson(body);
+  if (body.length > MAX_LOGGED_BODY) return JSON.stringify({ truncated: true, bytes: body.length });
+  try {
+    return loggableJson(JSON.parse(body.toString("utf8")));
+  } catch {
+    return "null";
+  }
 }
 
 declare module "express-serve-static-core" {
   interface Response {
-    loggedBody?: unknown;
+    /** What the request log records of the response: the upstream's raw bytes, or a value. */
+    loggedBody?: Buffer | unknown;
   }
 }
 
@@ -68,8 +80,8 @@ export function createRequestLog(db: Db, logger: Logger, opts: { delayMs?: numbe
     path: req.path,
     status: res.statusCode,
     duration_ms: durationMs,
-    request_body: loggableBody(req.body),
-    response_body: loggableBody(res.loggedBody),
+    requestBodyJson: loggableJson(req.body),
+    responseBodyJson: responseJson(res.loggedBody),
   });
 
   return {

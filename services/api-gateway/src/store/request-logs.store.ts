@@ -14,23 +14,31 @@ export interface RequestLogRow {
   created_at: Date;
 }
 
-export interface NewRequestLog extends Omit<RequestLogRow, "created_at"> {
+/** A request log to write; its bodies are already JSON text (redacted, see request-log.ts). */
+export interface NewRequestLog extends Omit<RequestLogRow, "created_at" | "request_body" | "response_body"> {
   businessId: string;
   mode: string;
+  requestBodyJson: string;
+  responseBodyJson: string;
 }
 
-/** Several request logs in one statement. */
+/**
+ * Several request logs in one statement, sent as one JSON document: the bodies go in as the JSON text they already
+ * are, not escaped again element by element as a text[] parameter would be.
+ */
 export async function insertRequestLogs(db: Queryable, logs: NewRequestLog[]): Promise<void> {
-  const column = <T>(pick: (l: NewRequestLog) => T) => logs.map(pick);
+  const rows = logs.map((l) =>
+    `{"id":${JSON.stringify(l.id)},"business_id":${JSON.stringify(l.businessId)},"mode":${JSON.stringify(l.mode)},` +
+    `"api_key":${JSON.stringify(l.api_key)},"request_id":${JSON.stringify(l.request_id)},"method":${JSON.stringify(l.method)},` +
+    `"path":${JSON.stringify(l.path)},"status":${l.status},"duration_ms":${l.duration_ms},` +
+    `"request_body":${l.requestBodyJson},"response_body":${l.responseBodyJson}}`,
+  );
   await db.query(
     `INSERT INTO gateway.request_logs
        (id, business_id, mode, api_key, request_id, method, path, status, duration_ms, request_body, response_body)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[],
-                          $9::int[], $10::jsonb[], $11::jsonb[])`,
-    [column((l) => l.id), column((l) => l.businessId), column((l) => l.mode), column((l) => l.api_key),
-      column((l) => l.request_id), column((l) => l.method), column((l) => l.path), column((l) => l.status),
-      column((l) => l.duration_ms), column((l) => JSON.stringify(l.request_body ?? null)),
-      column((l) => JSON.stringify(l.response_body ?? null))],
+     SELECT * FROM json_to_recordset($1::json) AS l(id text, business_id text, mode text, api_key text, request_id text,
+                   method text, path text, status int, duration_ms int, request_body jsonb, response_body jsonb)`,
+    [`[${rows.join(",")}]`],
   );
 }
 
