@@ -61,3 +61,20 @@ describe("commit notes", () => {
     expect(heard).toHaveLength(1);
   });
 });
+
+describe("transactions", () => {
+  beforeAll(async () => {
+    await db.query("CREATE TABLE IF NOT EXISTS tx_probe (id int PRIMARY KEY)");
+  });
+  const ids = async () => (await db.query<{ id: number }>("SELECT id FROM tx_probe ORDER BY id")).rows.map((r) => r.id);
+
+  it("a statement that failed inside the transaction (its error caught there) fails the commit instead of vanishing", async () => {
+    await db.tx((tx) => tx.query("INSERT INTO tx_probe VALUES ($1)", [1]));
+    const swallowed = db.tx(async (tx) => {
+      await tx.query("INSERT INTO tx_probe VALUES ($1)", [4]);
+      await tx.query("INSERT INTO tx_probe VALUES ($1)", [1]).catch(() => undefined);
+    });
+    await expect(swallowed).rejects.toThrow(/rolled back at its commit/);
+    expect(await ids()).toEqual([1]);
+  });
+});

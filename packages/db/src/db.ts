@@ -113,7 +113,9 @@ export function createDb(opts: DbOptions): Db {
       try {
         await client.query("BEGIN");
         const result = await fn(scoped);
-        await client.query("COMMIT");
+        // A statement that failed inside fn (its error caught there) has aborted the transaction: COMMIT rolls back.
+        const commit = await client.query("COMMIT");
+        if (commit.command !== "COMMIT") throw new Error("the transaction was rolled back at its commit: a statement in it failed");
         if (notes.length > 0) for (const listener of commitListeners) tellCommitted(listener, notes);
         return result;
       } catch (error) {
