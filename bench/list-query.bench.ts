@@ -4,10 +4,13 @@
  *   bash infra/kafka/start.sh
  *   KAFKA_BROKERS=127.0.0.1:9092 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \
  *     npx tsx bench/list-query.bench.ts [--customers 1000000] [--runs 200]
- * Prints one JSON line per query and the EXPLAIN (ANALYZE) plans; creates and drops its own database.
+ * Prints one JSON line per query and the EXPLAIN (ANALYZE) plans; creates and drops its own database. Each query runs
+ * through the gateway, straight to customer-service (with the gateway's internal headers: the difference is the
+ * gateway's own cost) and as direct SQL.
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { INTERNAL_HEADERS } from "@cardhold/platform";
 import { compileCountQuery, compileListQuery, parseListQuery } from "@cardhold/query";
 import { customerResource } from "../services/customer-service/src/store/customers.store";
 import { createScratchDatabase } from "../test/integration/support/scratch-database";
@@ -68,6 +71,20 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
     if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
     gateway.push(performance.now() - started);
   }
+  // The same request straight to customer-service with the headers the gateway adds: what the gateway itself costs.
+  const serviceHeaders = {
+    [INTERNAL_HEADERS.token]: platform.env.INTERNAL_TOKEN!, [INTERNAL_HEADERS.businessId]: business.id,
+    [INTERNAL_HEADERS.mode]: "test", [INTERNAL_HEADERS.keyId]: "bench", [INTERNAL_HEADERS.requestId]: "req.bench",
+    [INTERNAL_HEADERS.receivedAt]: "0",
+  };
+  const service: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    started = performance.now();
+    const res = await fetch(`http://127.0.0.1:${platform.ports["customer-service"]}/customers?${search}`, { headers: serviceHeaders });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${name}: customer-service HTTP ${res.status}`);
+    service.push(performance.now() - started);
+  }
   const q = parseListQuery(params, customerResource);
   const list = compileListQuery(q, customerResource, scope);
   const count = q.countTotal ? compileCountQuery(q, customerResource, scope) : undefined;
@@ -80,9 +97,11 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
   }
   const g50 = percentile(gateway, 0.5);
   const d50 = percentile(direct, 0.5);
+  const s50 = percentile(service, 0.5);
   console.log(JSON.stringify({
     query: name, params, runs: RUNS,
     gatewayP50ms: +g50.toFixed(2), gatewayP99ms: +percentile(gateway, 0.99).toFixed(2),
+    serviceP50ms: +s50.toFixed(2), gatewayFixedCostP50ms: +(g50 - s50).toFixed(2),
     directSqlP50ms: +d50.toFixed(2), directSqlP99ms: +percentile(direct, 0.99).toFixed(2),
     ratioP50: +(g50 / d50).toFixed(2),
   }));
