@@ -30,6 +30,16 @@ function messagingMigrations(schema: string): Migration[] {
           expires_at timestamptz NOT NULL
         );`,
     },
+    {
+      // A published row is deleted, not marked: one WAL record instead of a new row version and its index entries.
+      version: 2,
+      name: "outbox_rows_deleted_once_published",
+      sql: `
+        DELETE FROM ${schema}.outbox WHERE published_at IS NOT NULL;
+        ALTER TABLE ${schema}.outbox DROP CONSTRAINT outbox_pkey, DROP CONSTRAINT outbox_id_key, DROP COLUMN published_at;
+        ALTER TABLE ${schema}.outbox ADD PRIMARY KEY (id);
+        CREATE INDEX outbox_in_order ON ${schema}.outbox (seq);`,
+    },
   ];
 }
 

@@ -96,11 +96,11 @@ export interface OutboxRow {
   headers: Record<string, string>;
 }
 
-/** Past this many published rows not yet marked, the relay marks them at once instead of at the next poll. */
-const MAX_UNMARKED = 2_000;
+/** Past this many published rows not yet deleted, the relay reads (and deletes them) at once, not at the next poll. */
+const MAX_PUBLISHED_KEPT = 2_000;
 
 /**
- * Publishes the outbox to the bus in commit order and marks rows published; at-least-once. Rows that a transaction of
+ * Publishes the outbox to the bus in commit order and deletes what it published; at-least-once. Rows that a transaction of
  * this process handed over (handOverAfterCommit) are published from memory right after their commit; the table is
  * read once per `idleMs` (rows of a crashed run or of another process), on wake(), and before anything else while a
  * read finds more than a batch or rows nobody handed over. Per-key order holds because a key's rows come from
@@ -115,7 +115,6 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const idleMs = opts.idleMs ?? 500;
   const leaseMs = opts.leaseMs ?? 5_000;
   const owner = randomUUID();
-  let lastPrune = 0;
   /** Until when (local clock) this relay surely holds the lease: renewing it on every batch would cost a commit each. */
   let leaseSafeUntil = 0;
 
@@ -139,20 +138,21 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   let readFirst = true;
   let lastRead = 0;
   /**
-   * Ids published but not yet marked: the mark rides on the next read (one statement per poll instead of one per
+   * Ids published but not yet deleted: the delete rides on the next read (one statement per poll instead of one per
    * batch). Losing it in a crash only publishes the rows again, which consumers ignore (their inbox, or handling that
    * is idempotent by itself): bookkeeping, no need to wait for the disk.
    */
-  let unmarked: string[] = [];
+  let publishedKept: string[] = [];
 
-  const markAndRead = async () => {
+  const deleteAndRead = async () => {
+    // The SELECT sees the table as it was before the DELETE (one snapshot per statement): it skips those rows itself.
     const { rows } = await db.bookkeeping<OutboxRow & Record<string, unknown>>(
-      `WITH marked AS (UPDATE ${schema}.outbox SET published_at = now() WHERE id = ANY($2::text[]))
+      `WITH published AS (DELETE FROM ${schema}.outbox WHERE id = ANY($2::text[]))
        SELECT id, topic, key, value, headers FROM ${schema}.outbox
-        WHERE published_at IS NULL AND id <> ALL($2::text[]) ORDER BY seq LIMIT $1`,
-      [batchSize, unmarked],
+        WHERE id <> ALL($2::text[]) ORDER BY seq LIMIT $1`,
+      [batchSize, publishedKept],
     );
-    unmarked = [];
+    publishedKept = [];
     return rows;
   };
 
@@ -165,14 +165,14 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       readFirst = true;
       throw error;
     }
-    for (const r of rows) unmarked.push(r.id);
+    for (const r of rows) publishedKept.push(r.id);
   };
 
   /** Publishes a batch read from the table; true when the table may hold more. */
   const readAndPublish = async () => {
     readFirst = false;
     lastRead = Date.now();
-    const rows = await markAndRead();
+    const rows = await deleteAndRead();
     let foreign = false;
     if (rows.length > 0) {
       const mine = new Set(handedOver.map((r) => r.id));
@@ -192,34 +192,24 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       handedOver = []; // the holder reads them from the table
       return false;
     }
-    const readDue = readFirst || Date.now() - lastRead >= idleMs || unmarked.length >= MAX_UNMARKED;
+    const readDue = readFirst || Date.now() - lastRead >= idleMs || publishedKept.length >= MAX_PUBLISHED_KEPT;
     if (readDue && (await readAndPublish())) return true;
     if (handedOver.length === 0) return false;
     await publish(handedOver.splice(0, batchSize));
     return handedOver.length > 0;
   };
 
-  const markPublished = async () => {
-    if (unmarked.length === 0) return;
-    await db.bookkeeping(`UPDATE ${schema}.outbox SET published_at = now() WHERE id = ANY($1::text[])`, [unmarked]);
-    unmarked = [];
-  };
-
-  const prune = async () => {
-    if (Date.now() - lastPrune < 60_000) return;
-    lastPrune = Date.now();
-    await db.query(`DELETE FROM ${schema}.outbox WHERE published_at < now() - interval '1 day'`);
+  const deletePublished = async () => {
+    if (publishedKept.length === 0) return;
+    await db.bookkeeping(`DELETE FROM ${schema}.outbox WHERE id = ANY($1::text[])`, [publishedKept]);
+    publishedKept = [];
   };
 
   const worker = createPollingWorker({
     name: `outbox relay (${schema})`,
     logger,
     idleMs,
-    step: async () => {
-      const more = await publishBatch();
-      await prune();
-      return more;
-    },
+    step: publishBatch,
   });
 
   const take = (rows: OutboxRow[]) => {
@@ -243,7 +233,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     async stop() {
       stopListening();
       await worker.stop();
-      await markPublished().catch(() => undefined);
+      await deletePublished().catch(() => undefined);
       leaseSafeUntil = 0;
       // Hand the lease over at once instead of letting a successor wait for it to expire.
       await db
