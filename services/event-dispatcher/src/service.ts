@@ -56,7 +56,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
     app,
     async start() {
       await subscribeToWebhooks(deps.db, deps.bus, deps.logger, keys, routing);
-      await subscribeToEvents(deps.db, deps.bus, deps.logger, routing, { worker: worker.wake, relay: relay.wake });
+      await subscribeToEvents(deps.db, deps.bus, deps.logger, routing, worker);
       relay.start();
       worker.start();
     },

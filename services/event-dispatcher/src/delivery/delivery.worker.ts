@@ -15,7 +15,7 @@ import {
   type ClaimedDelivery,
   type NextStep,
 } from "../store/deliveries.store";
-import { refreshEventStatus } from "../store/events.store";
+import { refreshEventStatus, type InsertClaim } from "../store/events.store";
 import { SCHEMA } from "../store/webhooks.store";
 import { dispatcherFor, sendSigned, type SendResult } from "./send";
 import type { SigningKeys } from "./signing-keys";
@@ -46,6 +46,10 @@ export interface DeliveryWorkerOptions {
 export interface DeliveryWorker {
   start(): void;
   wake(): void;
+  /** The room for new sends now, for a claim made where deliveries are stored (insertEventsWithDeliveries). */
+  room(): InsertClaim;
+  /** Sends deliveries claimed elsewhere (at insert) as if this worker had claimed them. */
+  take(claimed: ClaimedDelivery[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -217,10 +221,40 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const saturatedFor = (policy: string) =>
     [...inFlightByLane].filter(([key, n]) => key.startsWith(`${policy} `) && n >= capOf(policy)).map(([key]) => key.slice(policy.length + 1));
 
-  const tick = async (): Promise<boolean> => {
-    await reclaim();
+  /** Sends a claimed delivery if its lane has room; otherwise gives the claim back. */
+  const send = async (c: ClaimedDelivery) => {
+    const key = lane(c.policy, c.webhook_id);
+    const busy = inFlightByLane.get(key) ?? 0;
+    const overBudget = c.policy === "notification" && notificationsInFlight >= maxInFlight - reservedForDecisions;
+    if (busy >= capOf(c.policy) || inFlight.size >= maxInFlight || overBudget) {
+      await releaseClaim(db, c.id);
+      leftWork = true;
+      return;
+    }
+    inFlightByLane.set(key, busy + 1);
+    if (c.policy === "notification") notificationsInFlight += 1;
+    const work = deliver(c)
+      .catch((err: unknown) => logger.error({ err, deliveryId: c.id }, "delivery bookkeeping failed; it will be retried"))
+      .finally(() => {
+        inFlight.delete(work);
+        if (c.policy === "notification") notificationsInFlight -= 1;
+        const left = (inFlightByLane.get(key) ?? 1) - 1;
+        if (left > 0) inFlightByLane.set(key, left);
+        else inFlightByLane.delete(key);
+        if (leftWork) worker.wake();
+      });
+    inFlight.add(work);
+  };
+
+  const limits = () => {
     const decisions = maxInFlight - inFlight.size;
     const notifications = Math.max(0, Math.min(decisions, maxInFlight - reservedForDecisions - notificationsInFlight));
+    return { decisions, notifications };
+  };
+
+  const tick = async (): Promise<boolean> => {
+    await reclaim();
+    const { decisions, notifications } = limits();
     leftWork = decisions <= 0;
     if (leftWork) return false;
     const saturatedForDecisions = saturatedFor("decision");
@@ -232,38 +266,37 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     );
     // A delivery waiting behind one under way (per-resource order) becomes claimable when that one finishes.
     if (blocked > 0) leftWork = true;
-    for (const c of claimed) {
-      const key = lane(c.policy, c.webhook_id);
-      const busy = inFlightByLane.get(key) ?? 0;
-      const overBudget = c.policy === "notification" && notificationsInFlight >= maxInFlight - reservedForDecisions;
-      if (busy >= capOf(c.policy) || inFlight.size >= maxInFlight || overBudget) {
-        await releaseClaim(db, c.id);
-        leftWork = true;
-        continue;
-      }
-      inFlightByLane.set(key, busy + 1);
-      if (c.policy === "notification") notificationsInFlight += 1;
-      const work = deliver(c)
-        .catch((err: unknown) => logger.error({ err, deliveryId: c.id }, "delivery bookkeeping failed; it will be retried"))
-        .finally(() => {
-          inFlight.delete(work);
-          if (c.policy === "notification") notificationsInFlight -= 1;
-          const left = (inFlightByLane.get(key) ?? 1) - 1;
-          if (left > 0) inFlightByLane.set(key, left);
-          else inFlightByLane.delete(key);
-          if (leftWork) worker.wake();
-        });
-      inFlight.add(work);
-    }
+    for (const c of claimed) await send(c);
     return claimed.length > 0 && claimed.length === decisions;
+  };
+
+  /** Between start() and stop(): a stopped worker has no room, and what is handed to it waits for its claim to expire. */
+  let accepting = false;
+
+  const room = (): InsertClaim => {
+    if (!accepting) return { limit: 0, notifications: 0, claimMs, perWebhookDecisions: 0, perWebhookNotifications: 0, busy: [] };
+    const { decisions, notifications } = limits();
+    const busy = [...inFlightByLane].map(([key, n]) => {
+      const [policy, webhookId] = key.split(" ") as [string, string];
+      return { webhookId, policy, room: Math.max(0, capOf(policy) - n) };
+    });
+    return { limit: Math.max(0, decisions), notifications, claimMs, perWebhookDecisions, perWebhookNotifications: perWebhook, busy };
   };
 
   const worker = createPollingWorker({ name: "delivery worker", logger, idleMs: pollMs, step: tick });
 
   return {
-    start: worker.start,
+    start() {
+      accepting = true;
+      worker.start();
+    },
     wake: worker.wake,
+    room,
+    async take(claimed) {
+      if (accepting) for (const c of claimed) await send(c);
+    },
     async stop() {
+      accepting = false;
       await worker.stop();
       await Promise.allSettled([...inFlight]);
     },

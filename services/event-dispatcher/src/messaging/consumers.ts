@@ -3,11 +3,11 @@ import type { Bus } from "@cardhold/bus";
 import { subscribeToWebhookChanges, type SigningKeySealer } from "@cardhold/platform";
 import { eventPublishedMessage, TOPICS } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
-import { enqueueDecision } from "../delivery/delivery.worker";
+import { enqueueDecision, type DeliveryWorker } from "../delivery/delivery.worker";
 import { deliveryPolicy } from "../domain/delivery-policy";
 import { deliveredEnvelope } from "../domain/envelope";
 import { routeEventTo } from "../domain/routing";
-import { insertEventsWithDeliveries, type RoutedEvent } from "../store/events.store";
+import { insertEventsWithDeliveries, type RoutedEvent, type StoredEvents } from "../store/events.store";
 import type { RoutingTables } from "../store/routing-tables";
 import { deleteWebhook, SCHEMA, upsertWebhook } from "../store/webhooks.store";
 
@@ -32,11 +32,11 @@ export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger, keys: Sign
 
 /**
  * events.v1 → the event log plus one delivery per webhook the routing table names now; the delivery worker takes
- * it from there. A batch is stored in one statement (one commit), which is what bounds ingestion. A decision
+ * it from there (those it has room for are claimed as they are stored and handed to it at once). A batch is stored in one statement (one commit), which is what bounds ingestion. A decision
  * nobody can answer is answered at once with `no-webhook`, in the same transaction. No inbox: an event is stored
  * once by its id, so a message consumed again changes nothing.
  */
-export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, routing: RoutingTables, wake: { worker(): void; relay(): void }) {
+export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, routing: RoutingTables, worker: Pick<DeliveryWorker, "room" | "take" | "wake">) {
   return bus.subscribe({
     group: "event-dispatcher.events",
     topics: [TOPICS.events],
@@ -62,19 +62,21 @@ export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, routing: Rou
       }
       if (batch.length === 0) return;
       const unanswerable = batch.filter((r) => r.webhookIds.length === 0 && r.event.policy === "decision");
-      if (unanswerable.length === 0) await insertEventsWithDeliveries(db, batch);
+      let stored: StoredEvents;
+      if (unanswerable.length === 0) stored = await insertEventsWithDeliveries(db, batch, worker.room());
       else {
-        await db.tx(async (tx) => {
-          const inserted = await insertEventsWithDeliveries(tx, batch);
-          for (const { event } of unanswerable.filter((r) => inserted.has(r.event.id))) {
+        stored = await db.tx(async (tx) => {
+          const result = await insertEventsWithDeliveries(tx, batch, worker.room());
+          for (const { event } of unanswerable.filter((r) => result.inserted.has(r.event.id))) {
             await enqueueDecision(tx, { eventId: event.id, resourceId: event.resourceId, webhookId: null, businessId: event.businessId, mode: event.mode }, {
               httpStatus: null, body: null, latencyMs: null, error: "no-webhook",
             });
           }
+          return result;
         });
-        wake.relay();
       }
-      wake.worker();
+      await worker.take(stored.claimed);
+      if (stored.pending > 0) worker.wake();
     },
   });
 }

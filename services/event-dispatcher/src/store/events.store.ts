@@ -2,6 +2,7 @@ import type { Queryable } from "@cardhold/db";
 import { scopedResource } from "@cardhold/query";
 import { newId } from "@cardhold/platform";
 import type { DeliveryPolicy } from "../domain/delivery-policy";
+import type { ClaimedDelivery } from "./deliveries.store";
 
 export interface NewEvent {
   id: string;
@@ -20,39 +21,101 @@ export interface RoutedEvent {
   webhookIds: string[];
 }
 
+/** What the delivery worker can send at once: deliveries within it are claimed as they are stored. */
+export interface InsertClaim {
+  /** At most this many in all, and this many notifications. */
+  limit: number;
+  notifications: number;
+  claimMs: number;
+  /** A webhook's room per kind when it has no send of that kind under way. */
+  perWebhookDecisions: number;
+  perWebhookNotifications: number;
+  /** The room left of each webhook and kind with sends under way. */
+  busy: { webhookId: string; policy: string; room: number }[];
+}
+
+export interface StoredEvents {
+  /** The events that were new (a known event's deliveries are not added again). */
+  inserted: Set<string>;
+  /** Deliveries claimed as they were stored: the caller hands them to the worker. */
+  claimed: ClaimedDelivery[];
+  /** Deliveries stored pending (for the worker's claim). */
+  pending: number;
+}
+
+const NOTHING_CLAIMED: InsertClaim = { limit: 0, notifications: 0, claimMs: 0, perWebhookDecisions: 0, perWebhookNotifications: 0, busy: [] };
+
 /**
- * Stores a batch of events, each once (by id), and one delivery per routed webhook, in one statement (one commit);
- * returns the ids of the events that were new (a known event's deliveries are not added again). Deliveries get their
- * seq in the batch's order, which is the order the producer published in.
+ * Stores a batch of events, each once (by id), and one delivery per routed webhook, in one statement (one commit).
+ * Deliveries get their seq in the batch's order, which is the order the producer published in. A delivery the worker
+ * could claim at once is stored claimed (`delivering`, as the worker's claim would leave it) and returned, which
+ * saves the claim's statement and its row version: the first of its resource in the batch, with no unfinished
+ * delivery of that resource to that webhook (per-resource order), within `claim`'s room (decisions first).
  */
-export async function insertEventsWithDeliveries(db: Queryable, batch: RoutedEvent[]): Promise<Set<string>> {
+export async function insertEventsWithDeliveries(db: Queryable, batch: RoutedEvent[], claim: InsertClaim = NOTHING_CLAIMED): Promise<StoredEvents> {
   const column = <T>(pick: (e: NewEvent) => T) => batch.map((r) => pick(r.event));
   const routed = batch.flatMap((r) => r.webhookIds.map((webhookId) => ({ event: r.event, webhookId })));
-  const { rows } = await db.query<{ id: string }>(
+  const { rows } = await db.query<ClaimedDelivery & { inserted: string[]; stored: number } & Record<string, unknown>>(
     `WITH event AS (
        INSERT INTO dispatcher.events (id, business_id, mode, kind, resource_id, envelope, policy, status, answer_by)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                             $8::text[], $9::timestamptz[])
        ON CONFLICT (id) DO NOTHING
-       RETURNING id),
-     deliveries AS (
-       INSERT INTO dispatcher.deliveries (id, event_id, webhook_id, resource_id, policy, status)
-       SELECT routed.id, routed.event_id, routed.webhook_id, routed.resource_id, routed.policy, 'pending'
+       RETURNING id, business_id, mode, envelope, created_at, answer_by),
+     routed AS (
+       SELECT r.*, row_number() OVER (PARTITION BY r.webhook_id, r.resource_id ORDER BY r.ord) AS nth_of_resource,
+              row_number() OVER (PARTITION BY r.webhook_id, r.policy ORDER BY r.ord) AS nth_of_lane,
+              count(*) OVER (PARTITION BY r.event_id)::int AS event_deliveries
          FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
-              WITH ORDINALITY AS routed (id, event_id, webhook_id, resource_id, policy, ord)
-        WHERE routed.event_id IN (SELECT id FROM event)
-        ORDER BY routed.ord
-       ON CONFLICT (event_id, webhook_id) DO NOTHING)
-     SELECT id FROM event`,
+              WITH ORDINALITY AS r (id, event_id, webhook_id, resource_id, policy, ord)
+        WHERE r.event_id IN (SELECT id FROM event)),
+     sendable AS (
+       SELECT r.id, r.policy, r.ord FROM routed r
+         LEFT JOIN unnest($16::text[], $17::text[], $18::int[]) AS busy (webhook_id, policy, room)
+                ON busy.webhook_id = r.webhook_id AND busy.policy = r.policy
+        WHERE r.nth_of_resource = 1
+          AND r.nth_of_lane <= COALESCE(busy.room, CASE WHEN r.policy = 'decision' THEN $19::int ELSE $20::int END)
+          AND NOT EXISTS (SELECT 1 FROM dispatcher.deliveries u
+                           WHERE u.webhook_id = r.webhook_id AND u.resource_id = r.resource_id
+                             AND u.status IN ('pending', 'delivering'))),
+     chosen AS (
+       SELECT id FROM (
+         SELECT s.id, s.policy, row_number() OVER w AS nth, count(*) FILTER (WHERE s.policy = 'notification') OVER w AS nth_notification
+           FROM sendable s WINDOW w AS (ORDER BY s.policy = 'decision' DESC, s.ord)) x
+        WHERE x.nth <= $21 AND (x.policy = 'decision' OR x.nth_notification <= $22)),
+     deliveries AS (
+       INSERT INTO dispatcher.deliveries (id, event_id, webhook_id, resource_id, policy, status, attempts, claimed_until, first_attempt_at)
+       SELECT r.id, r.event_id, r.webhook_id, r.resource_id, r.policy,
+              CASE WHEN c.id IS NULL THEN 'pending' ELSE 'delivering' END,
+              CASE WHEN c.id IS NULL THEN 0 ELSE 1 END,
+              CASE WHEN c.id IS NULL THEN NULL ELSE now() + $15 * interval '1 millisecond' END,
+              CASE WHEN c.id IS NULL THEN NULL ELSE now() END
+         FROM routed r LEFT JOIN chosen c ON c.id = r.id
+        ORDER BY r.ord
+       ON CONFLICT (event_id, webhook_id) DO NOTHING
+       RETURNING id, event_id, webhook_id, resource_id, policy, status, attempts, trigger, first_attempt_at)
+     SELECT ARRAY(SELECT id FROM event) AS inserted, (SELECT count(*)::int FROM deliveries) AS stored,
+            d.id, d.event_id, d.webhook_id, d.resource_id, d.policy, d.attempts, d.trigger, d.first_attempt_at,
+            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, w.url, w.sealed_signing_key,
+            r.event_deliveries
+       FROM (SELECT 1) one
+       LEFT JOIN deliveries d ON d.status = 'delivering'
+       LEFT JOIN event e ON e.id = d.event_id
+       LEFT JOIN routed r ON r.id = d.id
+       LEFT JOIN dispatcher.webhooks w ON w.id = d.webhook_id
+      ORDER BY d.policy = 'decision' DESC`,
     [
       column((e) => e.id), column((e) => e.businessId), column((e) => e.mode), column((e) => e.kind),
       column((e) => e.resourceId), column((e) => e.envelope), column((e) => e.policy),
       batch.map((r) => (r.webhookIds.length ? "pending" : "failed")), column((e) => e.answerBy),
       routed.map(() => newId("delivery")), routed.map((r) => r.event.id), routed.map((r) => r.webhookId),
       routed.map((r) => r.event.resourceId), routed.map((r) => r.event.policy),
+      claim.claimMs, claim.busy.map((b) => b.webhookId), claim.busy.map((b) => b.policy), claim.busy.map((b) => b.room),
+      claim.perWebhookDecisions, claim.perWebhookNotifications, claim.limit, claim.notifications,
     ],
   );
-  return new Set(rows.map((r) => r.id));
+  const claimed = rows.filter((r) => r.id !== null);
+  return { inserted: new Set(rows[0]?.inserted ?? []), claimed, pending: (rows[0]?.stored ?? 0) - claimed.length };
 }
 
 /** The event's status follows its deliveries: failed if any failed, delivered when all are, else pending. */

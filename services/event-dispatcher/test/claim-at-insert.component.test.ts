@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@cardhold/db";
+import { insertEventsWithDeliveries, type InsertClaim, type RoutedEvent } from "../src/store/events.store";
+import { startDispatcher, type DispatcherHarness } from "./harness";
+
+let h: DispatcherHarness;
+let db: Db;
+let n = 0;
+
+beforeAll(async () => {
+  h = await startDispatcher();
+  db = h.pg.db;
+  // Not started: this file stores deliveries itself and looks at them; nothing sends.
+  await h.service.stop();
+  await db.query(
+    `INSERT INTO dispatcher.webhooks (id, business_id, mode, url, events, status, is_default, updated_at, sealed_signing_key)
+     VALUES ('wh.a', 'bus.1', 'test', 'http://127.0.0.1:9/a', '["*"]', 'enabled', false, now(), 'v1:sealed-a'),
+            ('wh.b', 'bus.1', 'test', 'http://127.0.0.1:9/b', '["*"]', 'enabled', false, now(), 'v1:sealed-b')`,
+  );
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+const ROOM: InsertClaim = { limit: 64, notifications: 48, claimMs: 30_000, perWebhookDecisions: 32, perWebhookNotifications: 8, busy: [] };
+
+function event(resourceId: string, policy: "decision" | "notification", webhookIds = ["wh.a"]): RoutedEvent {
+  n += 1;
+  return {
+    event: {
+      id: `evt.claim${n}`, businessId: "bus.1", mode: "test", kind: policy === "decision" ? "card.authorization.request" : "card.authorization.closed",
+      resourceId, envelope: `{"n":${n}}`, policy, answerBy: policy === "decision" ? new Date(Date.now() + 4_000) : null,
+    },
+    webhookIds,
+  };
+}
+
+const statusOf = async (eventId: string, webhookId = "wh.a") =>
+  (await db.query<{ status: string }>("SELECT status FROM dispatcher.deliveries WHERE event_id = $1 AND webhook_id = $2", [eventId, webhookId])).rows[0]?.status;
+
+describe("deliveries claimed as they are stored", () => {
+  it("claims the first of a resource with what the worker needs to send it; the next of that resource waits", async () => {
+    const request = event("auth.1", "decision");
+    const closed = event("auth.1", "notification");
+    const stored = await insertEventsWithDeliveries(db, [request, closed], ROOM);
+    expect(stored.claimed).toHaveLength(1);
+    expect(stored.pending).toBe(1);
+    expect(stored.claimed[0]).toMatchObject({
+      event_id: request.event.id, webhook_id: "wh.a", policy: "decision", attempts: 1, trigger: "initial",
+      url: "http://127.0.0.1:9/a", sealed_signing_key: "v1:sealed-a", envelope: request.event.envelope, event_deliveries: 1,
+    });
+    expect(stored.claimed[0]!.answer_by).toEqual(request.event.answerBy);
+    expect(await statusOf(request.event.id)).toBe("delivering");
+    expect(await statusOf(closed.event.id)).toBe("pending");
+  });
+
+  it("does not claim behind an unfinished delivery of the same resource from an earlier batch", async () => {
+    const later = event("auth.1", "notification");
+    const other = event("auth.2", "notification");
+    const stored = await insertEventsWithDeliveries(db, [later, other], ROOM);
+    expect(stored.claimed.map((c) => c.event_id)).toEqual([other.event.id]);
+    expect(await statusOf(later.event.id)).toBe("pending");
+  });
+
+  it("claims no more than the worker's room: in all, for notifications, and per webhook; decisions first", async () => {
+    const notifications = [1, 2, 3].map((i) => event(`res.n${i}`, "notification"));
+    const decisions = [1, 2, 3].map((i) => event(`res.d${i}`, "decision"));
+    const room = { ...ROOM, limit: 4, notifications: 1, busy: [{ webhookId: "wh.a", policy: "decision", room: 2 }] };
+    const stored = await insertEventsWithDeliveries(db, [...notifications, ...decisions], room);
+    expect(stored.claimed.map((c) => c.event_id)).toEqual([decisions[0]!.event.id, decisions[1]!.event.id, notifications[0]!.event.id]);
+    expect(stored.pending).toBe(3);
+  });
+
+  it("claims nothing without room, and an event stored again changes nothing", async () => {
+    const first = event("res.x", "notification", ["wh.a", "wh.b"]);
+    const none = await insertEventsWithDeliveries(db, [first], { ...ROOM, limit: 0, notifications: 0 });
+    expect(none).toMatchObject({ claimed: [], pending: 2 });
+    expect(none.inserted).toEqual(new Set([first.event.id]));
+    const again = await insertEventsWithDeliveries(db, [first], ROOM);
+    expect(again).toMatchObject({ claimed: [], pending: 0 });
+    expect(again.inserted.size).toBe(0);
+  });
+
+  it("an event going to two webhooks is claimed for each, and says so", async () => {
+    const both = event("res.y", "notification", ["wh.a", "wh.b"]);
+    const stored = await insertEventsWithDeliveries(db, [both], ROOM);
+    expect(stored.claimed.map((c) => [c.webhook_id, c.event_deliveries]).sort()).toEqual([["wh.a", 2], ["wh.b", 2]]);
+  });
+});
