@@ -107,6 +107,8 @@ async function step(base: string, key: string, cards: string[], rate: number) {
   const cpuBefore = readCpu(cpuGroups);
   const added: number[] = [];
   let failed = 0;
+  /** Refused at once by the engine's load shedding (503 platform-overloaded): nothing was created. */
+  let shed = 0;
   const notApproved = new Map<string, number>();
   let late = 0;
   const started = performance.now();
@@ -127,8 +129,11 @@ async function step(base: string, key: string, cards: string[], rate: number) {
           notApproved.set(auth.statusReason ?? auth.status, (notApproved.get(auth.statusReason ?? auth.status) ?? 0) + 1);
         }
         else added.push(total - (receiverTime.get(auth.id) ?? 0));
-      } catch {
-        failed++;
+      } catch (error) {
+        // A refusal is an answer too: it counts as late like any other when it comes after the deadline.
+        if (performance.now() - t0 > LATE_MS) late++;
+        if (String(error).includes(": 503 ") && String(error).includes("platform-overloaded")) shed++;
+        else failed++;
       }
     })());
   }
@@ -138,7 +143,7 @@ async function step(base: string, key: string, cards: string[], rate: number) {
   const cpuMsPerAuthorization = cpuPerOperation(cpuBefore, readCpu(cpuGroups), Math.max(1, added.length));
   const sorted = added.sort((a, b) => a - b);
   return {
-    offeredPerSecond: rate, requests: total, approved: added.length, failed,
+    offeredPerSecond: rate, requests: total, approved: added.length, failed, shed,
     achievedPerSecond: Math.round(added.length / elapsed),
     p50ms: Number(percentile(sorted, 0.5).toFixed(1)), p99ms: Number(percentile(sorted, 0.99).toFixed(1)), maxMs: Number((sorted.at(-1) ?? NaN).toFixed(1)),
     cpuMsPerAuthorization,

@@ -3,6 +3,8 @@ import { createOutboxRelay } from "@cardhold/bus";
 import type { NextFunction, Request, Response } from "express";
 import { AppError, customerProjection, prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
 import { LedgerError } from "./domain/ledger";
+import { Counter } from "prom-client";
+import { createAdmission, type AdmissionOptions } from "./authorizations/admission";
 import { createDecisionWaiters } from "./authorizations/decision-waiters";
 import { simulation } from "./authorizations/simulation";
 import { createCardVault } from "./card-vault";
@@ -27,6 +29,8 @@ export interface EngineOptions {
   cardDataKey: string;
   /** How long past the 4 s decision window before the sweeper applies the timeout default itself. */
   sweeperGraceMs?: number;
+  /** Load shedding of new authorization requests (see authorizations/admission.ts). */
+  admission?: Pick<AdmissionOptions, "maxInProgress" | "maxQueuedMs">;
 }
 
 /**
@@ -42,7 +46,13 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   const waiters = createDecisionWaiters(deps.db);
   const sweeperGraceMs = opts.sweeperGraceMs ?? 150;
   const sweeper = createDeadlineSweeper({ db: deps.db, logger: deps.logger, waiters, graceMs: sweeperGraceMs });
-  const sim = simulation({ db: deps.db, waiters, sweeperGraceMs });
+  const shed = new Counter({
+    name: "authorizations_shed_total",
+    help: "New authorization requests refused at once (503 platform-overloaded) because the engine was saturated",
+    registers: [deps.metrics.registry],
+  });
+  const admission = createAdmission({ ...opts.admission, onShed: () => shed.inc() });
+  const sim = simulation({ db: deps.db, waiters, sweeperGraceMs, admission });
   const loaders = expandLoaders(deps.db);
   const app = serviceApp(NAME, deps, (app) => {
     const cards = { db: deps.db, vault };

@@ -4,7 +4,9 @@ import { balanceOf, call, issueCard, newBusiness, startEngine, type EngineHarnes
 
 let h: EngineHarness;
 beforeAll(async () => {
-  h = await startEngine();
+  // Some requests here play ones that queued for seconds in front of the engine (x-received-at in the past), to test
+  // the decision window: load shedding, which would refuse them, is tested in admission.component.test.ts.
+  h = await startEngine({ admission: { maxQueuedMs: 10_000 } });
 });
 afterAll(async () => {
   await h?.stop();

@@ -6,7 +6,7 @@ import {
 import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import { createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
 import { callService, customerCreated, type Caller, type Reply } from "../../../test/support/internal-api";
-import { createService, newCardDataKey } from "../src/service";
+import { createService, newCardDataKey, type EngineOptions } from "../src/service";
 
 export const INTERNAL = "internal-token-for-engine-tests";
 const logger = pino({ level: "silent" });
@@ -34,7 +34,7 @@ export interface EngineHarness {
   stop(): Promise<void>;
 }
 
-export async function startEngine(opts: { sweeperGraceMs?: number } = {}): Promise<EngineHarness> {
+export async function startEngine(opts: Pick<EngineOptions, "sweeperGraceMs" | "admission"> = {}): Promise<EngineHarness> {
   const pg = await createTestDatabase();
   const cardDataKey = newCardDataKey();
   const events: Envelope[] = [];
@@ -58,7 +58,7 @@ export async function startEngine(opts: { sweeperGraceMs?: number } = {}): Promi
     });
     await bus.subscribe({ group: "test-ledger", topics: [TOPICS.ledgerResults], handler: async (m) => void ledgerResults.push((m.value as LedgerResultMessage).data) });
     const deps = { db: pg.db, bus, logger, metrics: createMetrics("authorization-engine", false), internalToken: INTERNAL };
-    const service = await createService(deps, { cardDataKey, sweeperGraceMs: opts.sweeperGraceMs ?? 0 });
+    const service = await createService(deps, { cardDataKey, sweeperGraceMs: opts.sweeperGraceMs ?? 0, admission: opts.admission });
     await service.start();
     const http = await listen(service.app, 0);
     return { bus, service, http };

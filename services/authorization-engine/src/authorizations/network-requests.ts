@@ -13,11 +13,14 @@ import {
 import { findAuthorizationSubject, type AuthorizationSubject } from "../store/cards.store";
 import { openLedger } from "../store/ledger.store";
 import { carryOut, NetworkReferenceTaken } from "./carry-out";
+import type { Admission } from "./admission";
 import { platformCheckAnswer } from "./decisions";
 
 export interface NetworkContext {
   db: Db;
   now?: () => number;
+  /** Load shedding for new authorization requests (none when absent). */
+  admission?: Admission;
 }
 
 /** What a card network sends with an authorization request (the simulation endpoints play the network). */
@@ -85,7 +88,15 @@ function newRow(scope: Scope, card: SubjectCard, program: SubjectProgram, type: 
  * the same authorization: it is returned as it stands and charges nothing more.
  */
 export async function requestAuthorization(ctx: NetworkContext, scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest): Promise<AuthorizationRow> {
-  const row = await ctx.db
+  const take = () => takeRequest(ctx, scope, cardId, type, request);
+  const row = await (ctx.admission ? ctx.admission.admit(request.arrivedAt, take) : take());
+  // The request is committed with its event in the outbox but maybe not yet published: a crash here must lose nothing.
+  if (row.decision_due_at) failpoint("authorization-engine:after-request");
+  return row;
+}
+
+function takeRequest(ctx: NetworkContext, scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest): Promise<AuthorizationRow> {
+  return ctx.db
     .tx(async (tx) => {
       // Read the clock once the transaction has its connection: under load, waiting for one eats into the window.
       const now = ctx.now?.() ?? Date.now();
@@ -121,9 +132,6 @@ export async function requestAuthorization(ctx: NetworkContext, scope: Scope, ca
       if (!standing) throw error;
       return standing;
     });
-  // The request is committed with its event in the outbox but maybe not yet published: a crash here must lose nothing.
-  if (row.decision_due_at) failpoint("authorization-engine:after-request");
-  return row;
 }
 
 /** Runs a transition on an existing authorization, locked; an illegal one is a 422 naming the state. */
