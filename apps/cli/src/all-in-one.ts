@@ -20,6 +20,9 @@ import { ensureCardDataKey, ensureSecretsKey } from "./card-data-key";
 import { lockDataDir } from "./data-dir";
 import { ensureDefaultBusiness, type DefaultBusiness } from "./default-business";
 
+/** See the engine's admission (load shedding): 500 ms here, 2000 ms for a separate engine process. */
+const ALL_IN_ONE_MAX_QUEUED_MS = 500;
+
 export interface AllInOneOptions {
   /** Where the embedded PostgreSQL keeps its files; a throwaway server when undefined (tests). */
   dataDir?: string;
@@ -101,7 +104,12 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     "webhook-registry": await serve(await createWebhookRegistry(depsFor("webhook-registry"), { secretsKey })),
     "event-dispatcher": await serve(await createEventDispatcher(depsFor("event-dispatcher"), { secretsKey })),
     "authorization-engine": await serve(
-      await createAuthorizationEngine(depsFor("authorization-engine"), { cardDataKey: await ensureCardDataKey(opts.dataDir) }),
+      await createAuthorizationEngine(depsFor("authorization-engine"), {
+        cardDataKey: await ensureCardDataKey(opts.dataDir),
+        // One event loop for every service: a request admitted late also waits longer for its answer than in the
+        // distributed mode, so the excess is refused sooner (measured: bench/README.md, overload).
+        admission: { maxQueuedMs: ALL_IN_ONE_MAX_QUEUED_MS },
+      }),
     ),
     "bill-service": await serve(await createBillService(depsFor("bill-service"))),
   };

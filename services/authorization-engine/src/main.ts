@@ -8,13 +8,16 @@ await runServiceProcess({
   configShape: {
     CARD_DATA_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hexadecimal characters (32 bytes): openssl rand -hex 32"),
     DECISION_SWEEPER_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(150),
-    AUTHORIZATION_MAX_QUEUED_MS: z.coerce.number().int().min(1).max(60_000).default(500),
-    AUTHORIZATION_MAX_IN_PROGRESS: z.coerce.number().int().min(1).max(10_000).default(64),
+    AUTHORIZATION_MAX_QUEUED_MS: z.coerce.number().int().min(1).max(60_000).default(2_000),
+    AUTHORIZATION_MAX_IN_PROGRESS: z.coerce.number().int().min(1).max(10_000).default(256),
   },
   create: (deps, config) =>
     createService(deps, {
       cardDataKey: config.CARD_DATA_KEY,
       sweeperGraceMs: config.DECISION_SWEEPER_GRACE_MS,
-      admission: { maxQueuedMs: config.AUTHORIZATION_MAX_QUEUED_MS, maxInProgress: config.AUTHORIZATION_MAX_IN_PROGRESS },
+      admission: {
+        maxQueuedMs: config.AUTHORIZATION_MAX_QUEUED_MS,
+        maxInProgress: config.AUTHORIZATION_MAX_IN_PROGRESS,
+      },
     }),
 });
