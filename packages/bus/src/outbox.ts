@@ -100,14 +100,14 @@ export interface OutboxRow {
 const MAX_PUBLISHED_KEPT = 2_000;
 
 /**
- * Publishes the outbox to the bus in commit order and deletes what it published; at-least-once. Rows that a transaction of
- * this process handed over (handOverAfterCommit) are published from memory right after their commit; the table is
- * read once per `idleMs` (rows of a crashed run or of another process), on wake(), and before anything else while a
- * read finds more than a batch or rows nobody handed over. Per-key order holds because a key's rows come from
- * transactions that lock the same resource one after the other: in this process they are handed over in that order,
- * and read back from the table they come in seq order. With several processes writing one schema, a row another
- * process commits while this one publishes from memory waits for the next read (at most `idleMs`); if this process
- * commits the same resource's next step within that time, the two are published out of order, which the next read does not repair.
+ * Publishes the outbox to the bus in commit order and deletes what it published; at-least-once. Rows that a
+ * transaction of this process handed over (handOverAfterCommit) are published from memory right after their commit;
+ * the table is read once per `idleMs` (rows of a crashed run or of another process), on wake(), and before anything
+ * else while a read finds more than a batch or rows nobody handed over. Per-key order holds because a key's rows come
+ * from transactions that lock the same resource one after the other: in this process they are handed over in that
+ * order, and read back from the table they come in seq order. With several processes writing one schema, a row
+ * another process commits while this one publishes from memory waits for the next read (at most `idleMs`); if this
+ * process commits the same resource's next step within that time, the two are published out of order.
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { db, schema, bus, logger } = opts;
