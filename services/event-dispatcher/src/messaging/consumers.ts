@@ -32,9 +32,10 @@ export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger, keys: Sign
 
 /**
  * events.v1 → the event log plus one delivery per webhook the routing table names now; the delivery worker takes
- * it from there (those it has room for are claimed as they are stored and handed to it at once). A batch is stored in one statement (one commit), which is what bounds ingestion. A decision
- * nobody can answer is answered at once with `no-webhook`, in the same transaction. No inbox: an event is stored
- * once by its id, so a message consumed again changes nothing.
+ * it from there (those it has room for are claimed as they are stored and handed to it at once). A batch is stored
+ * in one statement (one commit), which is what bounds ingestion. A decision nobody can answer is answered at once
+ * with `no-webhook`, in the same transaction. No inbox: an event is stored once by its id, so a message consumed
+ * again changes nothing.
  */
 export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, routing: RoutingTables, worker: Pick<DeliveryWorker, "room" | "take" | "wake">) {
   return bus.subscribe({
