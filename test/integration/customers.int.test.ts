@@ -101,6 +101,13 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("customers against real Kafka and PostgreSQ
         await eventually(async () => {
           const { rows } = await db.query(`SELECT status FROM ${schema}.customers WHERE id = $1`, [id]);
           expect(rows).toEqual([{ status: "active" }]);
+        }).catch((error: unknown) => {
+          // Seen once in CI and not reproduced: say where the message stopped.
+          const published = topic.byKey(id).length;
+          const logs = (["customer-service", "authorization-engine", "bill-service"] as const)
+            .map((name) => `--- ${name}\n${platform.processes.get(name)?.output().slice(-4_000)}`)
+            .join("\n");
+          throw new Error(`${String(error)}\ncustomers.v1 messages for ${id}: ${published}\n${logs}`);
         });
       }
     } finally {
