@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
 import type { NextFunction, Request, Response } from "express";
+import { Counter } from "prom-client";
 import { AppError, customerProjection, prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
 import { LedgerError } from "./domain/ledger";
-import { Counter } from "prom-client";
 import { createAdmission, type AdmissionOptions } from "./authorizations/admission";
 import { createDecisionWaiters } from "./authorizations/decision-waiters";
 import { simulation } from "./authorizations/simulation";

@@ -5,7 +5,6 @@ export interface AdmissionOptions {
   maxInProgress?: number;
   /** A request that already waited this long before it reached the engine is refused: the platform is saturated. */
   maxQueuedMs?: number;
-
   /** Called for each refused request (the engine counts them: authorizations_shed_total). */
   onShed?: () => void;
   now?: () => number;

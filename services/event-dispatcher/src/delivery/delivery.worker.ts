@@ -15,7 +15,7 @@ import {
   type ClaimedDelivery,
   type NextStep,
 } from "../store/deliveries.store";
-import { refreshEventStatus, type InsertClaim } from "../store/events.store";
+import { NO_ROOM, refreshEventStatus, type InsertClaim } from "../store/events.store";
 import { SCHEMA } from "../store/webhooks.store";
 import { dispatcherFor, sendSigned, type SendResult } from "./send";
 import type { SigningKeys } from "./signing-keys";
@@ -274,7 +274,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   let accepting = false;
 
   const room = (): InsertClaim => {
-    if (!accepting) return { limit: 0, notifications: 0, claimMs, perWebhookDecisions: 0, perWebhookNotifications: 0, busy: [] };
+    if (!accepting) return NO_ROOM;
     const { decisions, notifications } = limits();
     const busy = [...inFlightByLane].map(([key, n]) => {
       const [policy, webhookId] = key.split(" ") as [string, string];

@@ -43,7 +43,8 @@ export interface StoredEvents {
   pending: number;
 }
 
-const NOTHING_CLAIMED: InsertClaim = { limit: 0, notifications: 0, claimMs: 0, perWebhookDecisions: 0, perWebhookNotifications: 0, busy: [] };
+/** No room: every delivery is stored pending (also the room of a stopped worker). */
+export const NO_ROOM: InsertClaim = { limit: 0, notifications: 0, claimMs: 0, perWebhookDecisions: 0, perWebhookNotifications: 0, busy: [] };
 
 /**
  * Stores a batch of events, each once (by id), and one delivery per routed webhook, in one statement (one commit).
@@ -52,7 +53,7 @@ const NOTHING_CLAIMED: InsertClaim = { limit: 0, notifications: 0, claimMs: 0, p
  * saves the claim's statement and its row version: the first of its resource in the batch, with no unfinished
  * delivery of that resource to that webhook (per-resource order), within `claim`'s room (decisions first).
  */
-export async function insertEventsWithDeliveries(db: Queryable, batch: RoutedEvent[], claim: InsertClaim = NOTHING_CLAIMED): Promise<StoredEvents> {
+export async function insertEventsWithDeliveries(db: Queryable, batch: RoutedEvent[], claim: InsertClaim = NO_ROOM): Promise<StoredEvents> {
   const column = <T>(pick: (e: NewEvent) => T) => batch.map((r) => pick(r.event));
   const routed = batch.flatMap((r) => r.webhookIds.map((webhookId) => ({ event: r.event, webhookId })));
   const { rows } = await db.query<ClaimedDelivery & { inserted: string[]; stored: number } & Record<string, unknown>>(
