@@ -22,7 +22,7 @@ afterAll(async () => {
   await h.stop();
 });
 
-const ROOM: InsertClaim = { limit: 64, notifications: 48, claimMs: 30_000, perWebhookDecisions: 32, perWebhookNotifications: 8, busy: [] };
+const ROOM: InsertClaim = { limit: 64, notifications: 48, claimMs: 30_000, perWebhookDecisions: 32, perWebhookNotifications: 8, busy: [], chain: 4 };
 
 function event(resourceId: string, policy: "decision" | "notification", webhookIds = ["wh.a"]): RoutedEvent {
   n += 1;
@@ -79,6 +79,29 @@ describe("deliveries claimed as they are stored", () => {
     const again = await insertEventsWithDeliveries(db, [first], ROOM);
     expect(again).toMatchObject({ claimed: [], pending: 0 });
     expect(again.inserted.size).toBe(0);
+  });
+
+  it("claims a resource's notifications in the batch together, in order, up to the chain's length", async () => {
+    const closed = event("auth.chain", "notification");
+    const transaction = event("auth.chain", "notification");
+    const third = event("auth.chain", "notification");
+    const other = event("auth.other", "notification");
+    const stored = await insertEventsWithDeliveries(db, [closed, other, transaction, third], { ...ROOM, chain: 2 });
+    expect(stored.claimed.map((c) => c.event_id)).toEqual([closed.event.id, other.event.id, transaction.event.id]);
+    expect(stored.pending).toBe(1);
+    expect(await statusOf(third.event.id)).toBe("pending");
+  });
+
+  it("chains nothing behind a decision, nor past the notifications' room", async () => {
+    const request = event("auth.mixed", "decision");
+    const after = event("auth.mixed", "notification");
+    const mixed = await insertEventsWithDeliveries(db, [request, after], ROOM);
+    expect(mixed.claimed.map((c) => c.event_id)).toEqual([request.event.id]);
+    const first = event("auth.room", "notification");
+    const second = event("auth.room", "notification");
+    const tight = await insertEventsWithDeliveries(db, [first, second], { ...ROOM, notifications: 1 });
+    expect(tight.claimed.map((c) => c.event_id)).toEqual([first.event.id]);
+    expect(await statusOf(second.event.id)).toBe("pending");
   });
 
   it("an event going to two webhooks is claimed for each, and says so", async () => {

@@ -256,6 +256,23 @@ describe("routing and isolation", () => {
     expect(order).toEqual([one.id, one.id, one.id, two.id]);
   });
 
+  it("a resource's events published together (one batch) are sent in order; a failed first holds the rest back", async () => {
+    const r = await receiver();
+    const biz = business();
+    await webhook(biz, r.url);
+    const resource = `c.auth.${Math.random()}`;
+    let failuresLeft = 1;
+    r.answerWith((req) => (req.json?.data?.step === 1 && failuresLeft-- > 0 ? { status: 500 } : { status: 200 }));
+    const messages = [1, 2, 3].map((step) => eventMessage(biz, step === 1 ? "card.authorization.closed" : "card.transaction.created", { step }, resource));
+    await bus.publish(messages);
+    await eventually(() => expect(r.byEvent(messages[2]!.eventId)).toHaveLength(1), 10_000);
+    const order = r.received.filter((q) => q.json?.data?.id === resource).map((q) => q.json.metadata.event);
+    expect(order).toEqual([messages[0]!.eventId, messages[0]!.eventId, messages[1]!.eventId, messages[2]!.eventId]);
+    for (const m of messages) {
+      await eventually(async () => expect((await api("GET", `/events/${m.eventId}`, biz)).body.data.status).toBe("delivered"));
+    }
+  });
+
   it("a slow receiver does not delay another business's deliveries", async () => {
     const slow = await receiver();
     const fast = await receiver();

@@ -48,7 +48,7 @@ export interface DeliveryWorker {
   wake(): void;
   /** The room for new sends now, for a claim made where deliveries are stored (insertEventsWithDeliveries). */
   room(): InsertClaim;
-  /** Sends deliveries claimed elsewhere (at insert) as if this worker had claimed them. */
+  /** Sends deliveries claimed elsewhere (at insert) as if this worker had claimed them; a resource's in order. */
   take(claimed: ClaimedDelivery[]): Promise<void>;
   stop(): Promise<void>;
 }
@@ -98,6 +98,21 @@ function nextStepAfter(c: ClaimedDelivery, startedAt: Date, result: SendResult, 
     schedule,
   );
   return at === undefined ? { status: "failed" } : { status: "pending", at: new Date(at) };
+}
+
+/** At most this many notifications of one resource are claimed together as they are stored (a chain). */
+const MAX_CHAIN = 4;
+
+/** Deliveries claimed together, grouped per webhook and resource, each group in the order it was given. */
+export function chainsOf(claimed: ClaimedDelivery[]): ClaimedDelivery[][] {
+  const chains = new Map<string, ClaimedDelivery[]>();
+  for (const c of claimed) {
+    const key = `${c.webhook_id} ${c.resource_id}`;
+    const chain = chains.get(key);
+    if (chain) chain.push(c);
+    else chains.set(key, [c]);
+  }
+  return [...chains.values()];
 }
 
 /** Prepare (claim, look up the webhook) → send signed → record the attempt → schedule the next one or finish. */
@@ -150,15 +165,41 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     }, BOOKKEEPING);
   };
 
-  const deliver = async (c: ClaimedDelivery) => {
+  /** One delivery: sent and recorded. True when the receiver took it (the next of its resource may go). */
+  const deliver = async (c: ClaimedDelivery): Promise<boolean> => {
     const startedAt = new Date();
-    if (!c.url || !c.sealed_signing_key) return failWebhookGone(c, startedAt);
+    if (!c.url || !c.sealed_signing_key) {
+      await failWebhookGone(c, startedAt);
+      return false;
+    }
     const timeout = sendTimeoutMs(c.policy, c.answer_by, startedAt.getTime());
-    if (timeout === undefined) return answerOverloaded(c, startedAt);
+    if (timeout === undefined) {
+      await answerOverloaded(c, startedAt);
+      return false;
+    }
     const dispatcher = dispatcherFor(c.mode, opts.allowPrivateTargets ?? false);
     const signingKey = opts.signingKeys.open(c.webhook_id, c.sealed_signing_key);
     const result = await sendSigned(c.url, c.envelope, signingKey, c.event_id, timeout, dispatcher);
     await record(c, c.url, startedAt, result);
+    return isDelivered(result.httpStatus);
+  };
+
+  /**
+   * A chain: deliveries of one resource to one webhook claimed together, sent in order, each once the one before it
+   * was delivered. What is left when one is not delivered (it waits for its retry), or when half the claim is spent
+   * (a later send could outlive it), is given back: the worker's claim takes it in order later.
+   */
+  const deliverChain = async (chain: ClaimedDelivery[], claimedAt: number) => {
+    for (const [i, c] of chain.entries()) {
+      const rest = chain.slice(i + 1);
+      const delivered = await deliver(c);
+      if (rest.length === 0) return;
+      if (!delivered || Date.now() - claimedAt > claimMs / 2) {
+        for (const later of rest) await releaseClaim(db, later.id);
+        leftWork = true;
+        return;
+      }
+    }
   };
 
   /** Too late to ask: not sent; the engine applies the timeout default at once (statusReason platform-overloaded). */
@@ -221,19 +262,20 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const saturatedFor = (policy: string) =>
     [...inFlightByLane].filter(([key, n]) => key.startsWith(`${policy} `) && n >= capOf(policy)).map(([key]) => key.slice(policy.length + 1));
 
-  /** Sends a claimed delivery if its lane has room; otherwise gives the claim back. */
-  const send = async (c: ClaimedDelivery) => {
+  /** Sends a claimed chain (one slot of its lane) if the lane has room; otherwise gives the claims back. */
+  const send = async (chain: ClaimedDelivery[]) => {
+    const c = chain[0]!;
     const key = lane(c.policy, c.webhook_id);
     const busy = inFlightByLane.get(key) ?? 0;
     const overBudget = c.policy === "notification" && notificationsInFlight >= maxInFlight - reservedForDecisions;
     if (busy >= capOf(c.policy) || inFlight.size >= maxInFlight || overBudget) {
-      await releaseClaim(db, c.id);
+      for (const claimed of chain) await releaseClaim(db, claimed.id);
       leftWork = true;
       return;
     }
     inFlightByLane.set(key, busy + 1);
     if (c.policy === "notification") notificationsInFlight += 1;
-    const work = deliver(c)
+    const work = deliverChain(chain, Date.now())
       .catch((err: unknown) => logger.error({ err, deliveryId: c.id }, "delivery bookkeeping failed; it will be retried"))
       .finally(() => {
         inFlight.delete(work);
@@ -266,7 +308,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     );
     // A delivery waiting behind one under way (per-resource order) becomes claimable when that one finishes.
     if (blocked > 0) leftWork = true;
-    for (const c of claimed) await send(c);
+    for (const c of claimed) await send([c]);
     return claimed.length > 0 && claimed.length === decisions;
   };
 
@@ -280,7 +322,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       const [policy, webhookId] = key.split(" ") as [string, string];
       return { webhookId, policy, room: Math.max(0, capOf(policy) - n) };
     });
-    return { limit: Math.max(0, decisions), notifications, claimMs, perWebhookDecisions, perWebhookNotifications: perWebhook, busy };
+    return { limit: Math.max(0, decisions), notifications, claimMs, perWebhookDecisions, perWebhookNotifications: perWebhook, busy, chain: MAX_CHAIN };
   };
 
   const worker = createPollingWorker({ name: "delivery worker", logger, idleMs: pollMs, step: tick });
@@ -293,7 +335,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     wake: worker.wake,
     room,
     async take(claimed) {
-      if (accepting) for (const c of claimed) await send(c);
+      if (accepting) for (const chain of chainsOf(claimed)) await send(chain);
     },
     async stop() {
       accepting = false;

@@ -32,6 +32,11 @@ export interface InsertClaim {
   perWebhookNotifications: number;
   /** The room left of each webhook and kind with sends under way. */
   busy: { webhookId: string; policy: string; room: number }[];
+  /**
+   * How many notifications of one resource to one webhook may be claimed together from one batch (a chain: the
+   * worker sends them one after the other, each once the one before it was delivered).
+   */
+  chain: number;
 }
 
 export interface StoredEvents {
@@ -44,14 +49,17 @@ export interface StoredEvents {
 }
 
 /** No room: every delivery is stored pending (also the room of a stopped worker). */
-export const NO_ROOM: InsertClaim = { limit: 0, notifications: 0, claimMs: 0, perWebhookDecisions: 0, perWebhookNotifications: 0, busy: [] };
+export const NO_ROOM: InsertClaim = { limit: 0, notifications: 0, claimMs: 0, perWebhookDecisions: 0, perWebhookNotifications: 0, busy: [], chain: 1 };
 
 /**
  * Stores a batch of events, each once (by id), and one delivery per routed webhook, in one statement (one commit).
  * Deliveries get their seq in the batch's order, which is the order the producer published in. A delivery the worker
  * could claim at once is stored claimed (`delivering`, as the worker's claim would leave it) and returned, which
  * saves the claim's statement and its row version: the first of its resource in the batch, with no unfinished
- * delivery of that resource to that webhook (per-resource order), within `claim`'s room (decisions first).
+ * delivery of that resource to that webhook (per-resource order), within `claim`'s room (decisions first). When a
+ * resource's deliveries to a webhook in the batch are all notifications (an authorization's closed and transaction
+ * events), up to `claim.chain` of them are claimed together and returned in order: the worker sends each once the one
+ * before it is delivered, with no claim statement between them.
  */
 export async function insertEventsWithDeliveries(db: Queryable, batch: RoutedEvent[], claim: InsertClaim = NO_ROOM): Promise<StoredEvents> {
   const column = <T>(pick: (e: NewEvent) => T) => batch.map((r) => pick(r.event));
@@ -66,7 +74,8 @@ export async function insertEventsWithDeliveries(db: Queryable, batch: RoutedEve
      routed AS (
        SELECT r.*, row_number() OVER (PARTITION BY r.webhook_id, r.resource_id ORDER BY r.ord) AS nth_of_resource,
               row_number() OVER (PARTITION BY r.webhook_id, r.policy ORDER BY r.ord) AS nth_of_lane,
-              count(*) OVER (PARTITION BY r.event_id)::int AS event_deliveries
+              count(*) OVER (PARTITION BY r.event_id)::int AS event_deliveries,
+              bool_and(r.policy = 'notification') OVER (PARTITION BY r.webhook_id, r.resource_id) AS notifications_only
          FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
               WITH ORDINALITY AS r (id, event_id, webhook_id, resource_id, policy, ord)
         WHERE r.event_id IN (SELECT id FROM event)),
@@ -74,7 +83,7 @@ export async function insertEventsWithDeliveries(db: Queryable, batch: RoutedEve
        SELECT r.id, r.policy, r.ord FROM routed r
          LEFT JOIN unnest($16::text[], $17::text[], $18::int[]) AS busy (webhook_id, policy, room)
                 ON busy.webhook_id = r.webhook_id AND busy.policy = r.policy
-        WHERE r.nth_of_resource = 1
+        WHERE (r.nth_of_resource = 1 OR (r.notifications_only AND r.nth_of_resource <= $23))
           AND r.nth_of_lane <= COALESCE(busy.room, CASE WHEN r.policy = 'decision' THEN $19::int ELSE $20::int END)
           AND NOT EXISTS (SELECT 1 FROM dispatcher.deliveries u
                            WHERE u.webhook_id = r.webhook_id AND u.resource_id = r.resource_id
@@ -104,7 +113,7 @@ export async function insertEventsWithDeliveries(db: Queryable, batch: RoutedEve
        LEFT JOIN event e ON e.id = d.event_id
        LEFT JOIN routed r ON r.id = d.id
        LEFT JOIN dispatcher.webhooks w ON w.id = d.webhook_id
-      ORDER BY d.policy = 'decision' DESC`,
+      ORDER BY d.policy = 'decision' DESC, r.ord`,
     [
       column((e) => e.id), column((e) => e.businessId), column((e) => e.mode), column((e) => e.kind),
       column((e) => e.resourceId), column((e) => e.envelope), column((e) => e.policy),
@@ -112,7 +121,7 @@ export async function insertEventsWithDeliveries(db: Queryable, batch: RoutedEve
       routed.map(() => newId("delivery")), routed.map((r) => r.event.id), routed.map((r) => r.webhookId),
       routed.map((r) => r.event.resourceId), routed.map((r) => r.event.policy),
       claim.claimMs, claim.busy.map((b) => b.webhookId), claim.busy.map((b) => b.policy), claim.busy.map((b) => b.room),
-      claim.perWebhookDecisions, claim.perWebhookNotifications, claim.limit, claim.notifications,
+      claim.perWebhookDecisions, claim.perWebhookNotifications, claim.limit, claim.notifications, claim.chain,
     ],
   );
   const claimed = rows.filter((r) => r.id !== null);
