@@ -17,6 +17,7 @@ import {
 } from "../store/deliveries.store";
 import { NO_ROOM, refreshEventStatus, type InsertClaim } from "../store/events.store";
 import { SCHEMA } from "../store/webhooks.store";
+import { createAttemptRecorder } from "./attempt-recorder";
 import { dispatcherFor, sendSigned, type SendResult } from "./send";
 import type { SigningKeys } from "./signing-keys";
 
@@ -79,6 +80,9 @@ export async function enqueueDecision(tx: Queryable, d: DecisionAbout, answer: D
  */
 const BOOKKEEPING = { durable: false } as const;
 
+/** What an attempt keeps of the receiver's answer: its first 1 KiB, without NUL (which PostgreSQL text cannot hold). */
+const excerptOf = (body: string | null) => body?.slice(0, 1024).replaceAll("\u0000", "") ?? null;
+
 /** The receiver's answer as JSON, or null when it is not JSON or nests too deep to pass on safely. */
 const parseJson = (text: string | null) => (text === null ? null : (parseJsonWithin(text) ?? null));
 
@@ -136,18 +140,19 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
    * a finished send should claim again at once. Otherwise new work wakes the worker itself, or the poll finds it.
    */
   let leftWork = false;
+  const attempts = createAttemptRecorder(db, logger);
 
   /** The attempt, the delivery's next step and the event's status; a decision's answer goes out with them. */
   const record = async (c: ClaimedDelivery, url: string, startedAt: Date, result: SendResult) => {
     const attempt: AttemptOutcome = {
       deliveryId: c.id, eventId: c.event_id, attemptNo: c.attempts, trigger: c.trigger, url, startedAt,
-      httpStatus: result.httpStatus, latencyMs: result.latencyMs, responseExcerpt: result.body?.slice(0, 1024) ?? null,
+      httpStatus: result.httpStatus, latencyMs: result.latencyMs, responseExcerpt: excerptOf(result.body),
       error: result.errorDetail,
     };
     const sole = c.event_deliveries === 1;
-    // The common cases are one statement each, committed on its own.
+    // The common cases: notifications written together (group commit), a decision in one statement with its answer.
     if (c.policy === "notification" && sole) {
-      return recordAttempt({ query: db.bookkeeping }, attempt, nextStepAfter(c, startedAt, result, schedule), true);
+      return attempts.record({ attempt, next: nextStepAfter(c, startedAt, result, schedule) });
     }
     const about = { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode };
     const answer = { httpStatus: result.httpStatus, body: parseJson(result.body), latencyMs: result.latencyMs, error: result.error };
@@ -259,6 +264,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
 
   const lane = (policy: string, webhookId: string) => `${policy} ${webhookId}`;
   const capOf = (policy: string) => (policy === "decision" ? perWebhookDecisions : perWebhook);
+
   const saturatedFor = (policy: string) =>
     [...inFlightByLane].filter(([key, n]) => key.startsWith(`${policy} `) && n >= capOf(policy)).map(([key]) => key.slice(policy.length + 1));
 

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Bus } from "@cardhold/bus";
 import { subscribeToWebhookChanges, type SigningKeySealer } from "@cardhold/platform";
 import { eventPublishedMessage, TOPICS } from "@cardhold/contracts";
-import type { Db } from "@cardhold/db";
+import { createGroupCommit, type Db } from "@cardhold/db";
 import { enqueueDecision, type DeliveryWorker } from "../delivery/delivery.worker";
 import { deliveryPolicy } from "../domain/delivery-policy";
 import { deliveredEnvelope } from "../domain/envelope";
@@ -32,12 +32,16 @@ export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger, keys: Sign
 
 /**
  * events.v1 → the event log plus one delivery per webhook the routing table names now; the delivery worker takes
- * it from there (those it has room for are claimed as they are stored and handed to it at once). A batch is stored
- * in one statement (one commit), which is what bounds ingestion. A decision nobody can answer is answered at once
- * with `no-webhook`, in the same transaction. No inbox: an event is stored once by its id, so a message consumed
- * again changes nothing.
+ * it from there (those it has room for are claimed as they are stored and handed to it at once). Batches that arrive
+ * while one is being stored (the bus hands partitions over concurrently) are stored together in the next statement:
+ * one commit for many, and one claim on the worker's room at a time, so two batches never claim the same room. A
+ * decision nobody can answer is answered at once with `no-webhook`, in the same transaction. No inbox: an event is
+ * stored once by its id, so a message consumed again changes nothing.
  */
 export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, routing: RoutingTables, worker: Pick<DeliveryWorker, "room" | "take" | "wake">) {
+  const ingest = createGroupCommit<RoutedEvent[]>((batches) => storeEvents(db, batches.flat(), worker), {
+    onGroupFailed: (err, batches) => logger.warn({ err, batches }, "storing events together failed; storing each batch alone"),
+  });
   return bus.subscribe({
     group: "event-dispatcher.events",
     topics: [TOPICS.events],
@@ -61,23 +65,27 @@ export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, routing: Rou
         };
         batch.push({ event, webhookIds: routeEventTo(data.envelope.event, table, data.webhookId).map((w) => w.id) });
       }
-      if (batch.length === 0) return;
-      const unanswerable = batch.filter((r) => r.webhookIds.length === 0 && r.event.policy === "decision");
-      let stored: StoredEvents;
-      if (unanswerable.length === 0) stored = await insertEventsWithDeliveries(db, batch, worker.room());
-      else {
-        stored = await db.tx(async (tx) => {
-          const result = await insertEventsWithDeliveries(tx, batch, worker.room());
-          for (const { event } of unanswerable.filter((r) => result.inserted.has(r.event.id))) {
-            await enqueueDecision(tx, { eventId: event.id, resourceId: event.resourceId, webhookId: null, businessId: event.businessId, mode: event.mode }, {
-              httpStatus: null, body: null, latencyMs: null, error: "no-webhook",
-            });
-          }
-          return result;
-        });
-      }
-      await worker.take(stored.claimed);
-      if (stored.pending > 0) worker.wake();
+      if (batch.length > 0) await ingest.write(batch);
     },
   });
+}
+
+/** One statement (or one transaction with the `no-webhook` answers), then the claimed deliveries to the worker. */
+async function storeEvents(db: Db, batch: RoutedEvent[], worker: Pick<DeliveryWorker, "room" | "take" | "wake">) {
+  const unanswerable = batch.filter((r) => r.webhookIds.length === 0 && r.event.policy === "decision");
+  let stored: StoredEvents;
+  if (unanswerable.length === 0) stored = await insertEventsWithDeliveries(db, batch, worker.room());
+  else {
+    stored = await db.tx(async (tx) => {
+      const result = await insertEventsWithDeliveries(tx, batch, worker.room());
+      for (const { event } of unanswerable.filter((r) => result.inserted.has(r.event.id))) {
+        await enqueueDecision(tx, { eventId: event.id, resourceId: event.resourceId, webhookId: null, businessId: event.businessId, mode: event.mode }, {
+          httpStatus: null, body: null, latencyMs: null, error: "no-webhook",
+        });
+      }
+      return result;
+    });
+  }
+  await worker.take(stored.claimed);
+  if (stored.pending > 0) worker.wake();
 }

@@ -171,3 +171,42 @@ export async function recordAttempt(
       next.status, next.status === "pending" ? next.at : null, soleDeliveryOfEvent, ...(then?.values ?? [])],
   );
 }
+
+export interface RecordedAttempt {
+  attempt: AttemptOutcome;
+  next: NextStep;
+}
+
+/**
+ * Attempts of notifications that are their event's only delivery, with each delivery's next step and its event's
+ * status, in one statement for all of them (what recordAttempt does for one). One delivery must not appear twice.
+ */
+export async function recordSoleNotificationAttempts(db: Queryable, recorded: RecordedAttempt[]): Promise<void> {
+  if (recorded.length === 1) return recordAttempt(db, recorded[0]!.attempt, recorded[0]!.next, true);
+  const rows = recorded.map(({ attempt: a, next }) => ({
+    delivery_id: a.deliveryId, event_id: a.eventId, attempt_no: a.attemptNo, trigger: a.trigger, url: a.url,
+    started_at: a.startedAt.toISOString(), http_status: a.httpStatus, latency_ms: a.latencyMs,
+    response_excerpt: a.responseExcerpt, error: a.error, status: next.status,
+    next_attempt_at: next.status === "pending" ? next.at.toISOString() : null,
+  }));
+  await db.query(
+    `WITH a AS (
+       SELECT * FROM json_to_recordset($1::json) AS a (delivery_id text, event_id text, attempt_no int, trigger text,
+         url text, started_at timestamptz, http_status int, latency_ms int, response_excerpt text, error text,
+         status text, next_attempt_at timestamptz)),
+     attempt AS (
+       INSERT INTO dispatcher.attempts
+         (delivery_id, event_id, attempt_no, trigger, url, started_at, http_status, latency_ms, response_excerpt, error)
+       SELECT delivery_id, event_id, attempt_no, trigger, url, started_at, http_status, latency_ms, response_excerpt, error
+         FROM a),
+     event AS (
+       UPDATE dispatcher.events e SET status = a.status FROM a WHERE e.id = a.event_id AND e.id = ANY($3::text[]))
+     UPDATE dispatcher.deliveries d
+        SET status = a.status, claimed_until = NULL, updated_at = now(),
+            trigger = CASE WHEN a.status = 'pending' THEN 'scheduled' ELSE d.trigger END,
+            next_attempt_at = COALESCE(a.next_attempt_at, d.next_attempt_at)
+       FROM a WHERE d.id = a.delivery_id AND d.id = ANY($2::text[])`,
+    // The id lists let the planner reach both tables by their primary keys (it cannot see into the JSON).
+    [JSON.stringify(rows), rows.map((r) => r.delivery_id), rows.map((r) => r.event_id)],
+  );
+}
