@@ -62,9 +62,10 @@ export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Pr
                    AND earlier.status IN ('pending', 'delivering')) AS ready
          FROM candidates c),
      due AS (
-       SELECT d.id FROM dispatcher.deliveries d JOIN ranked r ON r.id = d.id
-        WHERE r.ready AND d.status = 'pending'
-        ORDER BY r.next_attempt_at, r.seq
+       -- By primary key (an id list, not a join): a join let the generic plan scan every delivery ever stored.
+       SELECT d.id FROM dispatcher.deliveries d
+        WHERE d.id = ANY (ARRAY(SELECT r.id FROM ranked r WHERE r.ready)) AND d.status = 'pending'
+        ORDER BY d.next_attempt_at, d.seq
         LIMIT $1
         FOR UPDATE OF d SKIP LOCKED),
      claimed AS (
