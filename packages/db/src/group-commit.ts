@@ -8,7 +8,14 @@ export interface GroupCommit<T> {
   write(item: T): Promise<void>;
 }
 
-export function createGroupCommit<T>(writeAll: (items: T[]) => Promise<void>, opts: { maxItems?: number; onGroupFailed?: (err: unknown, items: number) => void } = {}): GroupCommit<T> {
+export interface GroupCommitOptions {
+  /** At most this many items in one write (default 200). */
+  maxItems?: number;
+  /** Told when a group's write failed and its items are written one by one. */
+  onGroupFailed?: (err: unknown, items: number) => void;
+}
+
+export function createGroupCommit<T>(writeAll: (items: T[]) => Promise<void>, opts: GroupCommitOptions = {}): GroupCommit<T> {
   const maxItems = opts.maxItems ?? 200;
   type Waiting = { item: T; resolve: () => void; reject: (err: unknown) => void };
   let waiting: Waiting[] = [];

@@ -108,7 +108,7 @@ function nextStepAfter(c: ClaimedDelivery, startedAt: Date, result: SendResult, 
 const MAX_CHAIN = 4;
 
 /** Deliveries claimed together, grouped per webhook and resource, each group in the order it was given. */
-export function chainsOf(claimed: ClaimedDelivery[]): ClaimedDelivery[][] {
+function chainsOf(claimed: ClaimedDelivery[]): ClaimedDelivery[][] {
   const chains = new Map<string, ClaimedDelivery[]>();
   for (const c of claimed) {
     const key = `${c.webhook_id} ${c.resource_id}`;
@@ -264,7 +264,6 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
 
   const lane = (policy: string, webhookId: string) => `${policy} ${webhookId}`;
   const capOf = (policy: string) => (policy === "decision" ? perWebhookDecisions : perWebhook);
-
   const saturatedFor = (policy: string) =>
     [...inFlightByLane].filter(([key, n]) => key.startsWith(`${policy} `) && n >= capOf(policy)).map(([key]) => key.slice(policy.length + 1));
 

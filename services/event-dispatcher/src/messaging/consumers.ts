@@ -30,6 +30,9 @@ export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger, keys: Sign
   });
 }
 
+/** Batches (each up to the bus's batch size) stored in one statement at most. */
+const MAX_BATCHES_STORED_TOGETHER = 8;
+
 /**
  * events.v1 → the event log plus one delivery per webhook the routing table names now; the delivery worker takes
  * it from there (those it has room for are claimed as they are stored and handed to it at once). Batches that arrive
@@ -40,6 +43,7 @@ export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger, keys: Sign
  */
 export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, routing: RoutingTables, worker: Pick<DeliveryWorker, "room" | "take" | "wake">) {
   const ingest = createGroupCommit<RoutedEvent[]>((batches) => storeEvents(db, batches.flat(), worker), {
+    maxItems: MAX_BATCHES_STORED_TOGETHER,
     onGroupFailed: (err, batches) => logger.warn({ err, batches }, "storing events together failed; storing each batch alone"),
   });
   return bus.subscribe({
