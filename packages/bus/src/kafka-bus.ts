@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type Consumer, type KafkaMessage, type LogEntry, type Producer } from "kafkajs";
 import type { Logger } from "pino";
+import "./kafkajs-idle-timers";
 import { newMessageId } from "./message-id";
 import { TOPIC_SETTINGS, type Topic } from "@cardhold/contracts";
 import { MAX_BATCH, MESSAGE_ID_HEADER, type Bus, type IncomingMessage, type OutgoingMessage, type Subscription } from "./bus";
