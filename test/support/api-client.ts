@@ -22,7 +22,8 @@ export async function createBusiness(baseUrl: string, operatorToken: string, bod
     headers: { "content-type": "application/json", "x-operator-token": operatorToken },
     body: JSON.stringify(body),
   });
-  const reply = (await res.json()) as { data: { business: { id: string }; testKey: string } };
+  const reply = (await res.json()) as { data?: { business: { id: string }; testKey: string } };
+  if (!reply.data) throw new Error(`POST /admin/businesses answered ${res.status}: ${JSON.stringify(reply)}`);
   return { businessId: reply.data.business.id, testKey: reply.data.testKey };
 }
 
