@@ -35,9 +35,9 @@ async function claimedNotification() {
   return stored.claimed[0]!;
 }
 
-const outcome = (deliveryId: string, eventId: string, excerpt: string | null = "ok"): AttemptOutcome => ({
+const outcome = (deliveryId: string, eventId: string): AttemptOutcome => ({
   deliveryId, eventId, attemptNo: 1, trigger: "initial", url: "http://127.0.0.1:9/r", startedAt: new Date(),
-  httpStatus: 200, latencyMs: 3, responseExcerpt: excerpt, error: null,
+  httpStatus: 200, latencyMs: 3, responseExcerpt: "ok", error: null,
 });
 
 const stateOf = async (eventId: string) =>
