@@ -81,6 +81,26 @@ describe("gateway", () => {
     expect(res.status).toBe(401);
   });
 
+  it("hands requests to the services in process: a client's internal headers never reach them, the request log keeps the answer", async () => {
+    const other = await newBusiness("Forger Target");
+    const { testKey } = platform.defaultBusiness;
+    const forged = {
+      "x-business-id": other.business.id,
+      "x-mode": "live",
+      "x-internal-token": "forged",
+      "x-key-id": "key.forged",
+    };
+    const created = await call("POST", "/customers", { key: testKey, headers: forged, body: await customerBody("in-process-1") });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    expect((await call("GET", `/customers/${id}`, { key: testKey })).status).toBe(200);
+    expect((await call("GET", `/customers/${id}`, { key: other.testKey })).status).toBe(404);
+
+    const logs = await call("GET", "/logs?limit=5", { key: testKey });
+    const logged = logs.body.data.find((l: { path: string; method: string }) => l.method === "POST" && l.path === "/customers");
+    expect(logged).toMatchObject({ status: 201, responseBody: { data: { id, reference: "in-process-1" } } });
+  });
+
   it("answers 404 for unknown paths, 400 for bad JSON and 413 for a body over the limit", async () => {
     const { testKey } = platform.defaultBusiness;
     expect((await call("GET", "/nowhere", { key: testKey })).status).toBe(404);

@@ -4,7 +4,7 @@ import { createService as createAuthorizationEngine } from "@cardhold/authorizat
 import { createService as createBillService } from "@cardhold/bill-service";
 import { createService as createCustomerService } from "@cardhold/customer-service";
 import { createService as createEventDispatcher } from "@cardhold/event-dispatcher";
-import { createService as createGateway, type GatewayService } from "@cardhold/api-gateway";
+import { createService as createGateway, type GatewayService, type Upstream } from "@cardhold/api-gateway";
 import { createService as createWebhookRegistry } from "@cardhold/webhook-registry";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import { createDb, startEmbeddedPostgres, type Db } from "@cardhold/db";
@@ -91,8 +91,11 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
 
   const services: Service[] = [];
   const listening: Listening[] = [];
-  const serve = async (service: Service) => {
+  /** The gateway hands requests to each service's app in this process; the internal port stays for tests. */
+  const apps: Partial<Record<Upstream, Service["app"]>> = {};
+  const serve = async (name: Upstream, service: Service) => {
     services.push(service);
+    apps[name] = service.app;
     const http = await listen(service.app, 0);
     listening.push(http);
     return http.url;
@@ -100,10 +103,11 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
 
   const secretsKey = await ensureSecretsKey(opts.dataDir);
   const upstreams = {
-    "customer-service": await serve(await createCustomerService(depsFor("customer-service"))),
-    "webhook-registry": await serve(await createWebhookRegistry(depsFor("webhook-registry"), { secretsKey })),
-    "event-dispatcher": await serve(await createEventDispatcher(depsFor("event-dispatcher"), { secretsKey })),
+    "customer-service": await serve("customer-service", await createCustomerService(depsFor("customer-service"))),
+    "webhook-registry": await serve("webhook-registry", await createWebhookRegistry(depsFor("webhook-registry"), { secretsKey })),
+    "event-dispatcher": await serve("event-dispatcher", await createEventDispatcher(depsFor("event-dispatcher"), { secretsKey })),
     "authorization-engine": await serve(
+      "authorization-engine",
       await createAuthorizationEngine(depsFor("authorization-engine"), {
         cardDataKey: await ensureCardDataKey(opts.dataDir),
         // One event loop for every service: a request admitted late also waits longer for its answer than in the
@@ -111,10 +115,10 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
         admission: { maxQueuedMs: ALL_IN_ONE_MAX_QUEUED_MS },
       }),
     ),
-    "bill-service": await serve(await createBillService(depsFor("bill-service"))),
+    "bill-service": await serve("bill-service", await createBillService(depsFor("bill-service"))),
   };
   const gatewayDeps = { ...depsFor("api-gateway"), metrics: createMetrics("api-gateway") };
-  const gateway = await createGateway({ ...gatewayDeps, upstreams, operatorToken: opts.operatorToken, secretsKey });
+  const gateway = await createGateway({ ...gatewayDeps, upstreams: apps as Record<Upstream, Service["app"]>, operatorToken: opts.operatorToken, secretsKey });
   services.push(gateway);
   for (const service of services) await service.start();
   const front = await listen(gateway.app, opts.port ?? 8080, opts.host ?? "127.0.0.1");

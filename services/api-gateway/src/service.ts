@@ -12,18 +12,20 @@ import { adminRoutes } from "./http/admin-routes";
 import { authenticate } from "./http/authenticate";
 import { authorize } from "./http/authorize";
 import { logsRoutes } from "./http/logs-routes";
-import { createProxy } from "./http/proxy";
+import { createProxy, type UpstreamTarget } from "./http/proxy";
 import { createRequestLog } from "./http/request-log";
 import { docsPage } from "./openapi/docs-page";
 import { openApiDocument } from "./openapi/document";
 import { ownerOf, type Upstream } from "./routing";
+export type { Upstream } from "./routing";
 import { SCHEMA } from "./store/businesses.store";
 
 export const NAME = "api-gateway";
 const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
 
 export interface GatewayDeps extends ServiceDeps {
-  upstreams: Record<Upstream, string>;
+  /** Each service's internal HTTP address, or (all-in-one) its app in this process. */
+  upstreams: Record<Upstream, UpstreamTarget>;
   operatorToken?: string;
   /** SECRETS_KEY: seals the signing key a new business is announced with (businesses.v1). */
   secretsKey: string;
@@ -57,10 +59,10 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
       adminRoutes(app, businesses, deps.operatorToken);
       app.use(authenticate(businesses), requestLog.middleware, authorize());
       logsRoutes(app, deps.db, requestLog);
-      app.use(async (req, res) => {
+      app.use(async (req, res, next) => {
         const owner = ownerOf(req.path);
         if (!owner) throw new AppError(404, "not-found", `No route for ${req.method} ${req.path}`);
-        await proxy.forward(req, res, owner);
+        await proxy.forward(req, res, next, owner);
       });
     },
   });

@@ -1,15 +1,46 @@
-import type { Request, Response } from "express";
+import type { IncomingHttpHeaders } from "node:http";
+import type { NextFunction, Request, Response } from "express";
 import { Agent, request } from "undici";
 import { AppError, INTERNAL_HEADERS, receivedAt } from "@cardhold/platform";
 import type { Upstream } from "../routing";
 
+/**
+ * A service in this process (the all-in-one): its own Express app, handed the request without a socket. It runs the
+ * same middleware as behind HTTP (internal token, body limits, error model); only the loopback hop is gone.
+ */
+export type InProcessUpstream = (req: Request, res: Response, done: NextFunction) => void;
+
+/** Where a service is reached: its internal HTTP address, or its app in this process. */
+export type UpstreamTarget = string | InProcessUpstream;
+
 export interface ProxyOptions {
-  upstreams: Record<Upstream, string>;
+  upstreams: Record<Upstream, UpstreamTarget>;
   internalToken: string;
   timeoutMs?: number;
 }
 
 const PASSED_HEADERS = ["content-type", "accept", "idempotency-key", "user-agent"];
+
+/** What the owning service is told: the trusted internal headers and the few client headers it reads. */
+function upstreamHeaders(req: Request, internalToken: string): Record<string, string> {
+  const caller = req.caller!;
+  const headers: Record<string, string> = {
+    [INTERNAL_HEADERS.token]: internalToken,
+    [INTERNAL_HEADERS.businessId]: caller.businessId,
+    [INTERNAL_HEADERS.mode]: caller.mode,
+    [INTERNAL_HEADERS.keyId]: caller.keyId,
+    [INTERNAL_HEADERS.requestId]: req.requestId,
+    [INTERNAL_HEADERS.receivedAt]: String(receivedAt(req)),
+  };
+  for (const name of PASSED_HEADERS) {
+    const value = req.header(name);
+    if (value) headers[name] = value;
+  }
+  if (hasBody(req)) headers["content-type"] = "application/json";
+  return headers;
+}
+
+const hasBody = (req: Request) => req.rawBody !== undefined && req.method !== "GET" && req.method !== "HEAD";
 
 /** Forwards an authenticated request to the owning service with the trusted internal headers. */
 export function createProxy(opts: ProxyOptions) {
@@ -20,28 +51,13 @@ export function createProxy(opts: ProxyOptions) {
     bodyTimeout: opts.timeoutMs ?? 30_000,
   });
 
-  const forward = async (req: Request, res: Response, upstream: Upstream) => {
-    const caller = req.caller!;
-    const headers: Record<string, string> = {
-      [INTERNAL_HEADERS.token]: opts.internalToken,
-      [INTERNAL_HEADERS.businessId]: caller.businessId,
-      [INTERNAL_HEADERS.mode]: caller.mode,
-      [INTERNAL_HEADERS.keyId]: caller.keyId,
-      [INTERNAL_HEADERS.requestId]: req.requestId,
-      [INTERNAL_HEADERS.receivedAt]: String(receivedAt(req)),
-    };
-    for (const name of PASSED_HEADERS) {
-      const value = req.header(name);
-      if (value) headers[name] = value;
-    }
-    const hasBody = req.rawBody !== undefined && req.method !== "GET" && req.method !== "HEAD";
-    if (hasBody) headers["content-type"] = "application/json";
+  const overHttp = async (req: Request, res: Response, upstream: Upstream, url: string) => {
     let answer;
     try {
-      answer = await request(opts.upstreams[upstream] + req.originalUrl, {
+      answer = await request(url + req.originalUrl, {
         method: req.method as "GET",
-        headers,
-        body: hasBody ? req.rawBody : undefined,
+        headers: upstreamHeaders(req, opts.internalToken),
+        body: hasBody(req) ? req.rawBody : undefined,
         dispatcher: agent,
       });
     } catch (error) {
@@ -54,6 +70,27 @@ export function createProxy(opts: ProxyOptions) {
     if (typeof contentType === "string") res.type(contentType);
     res.loggedBody = body;
     res.send(body);
+  };
+
+  /**
+   * The request object goes on to the service as its own: its headers are replaced by exactly what HTTP would carry
+   * (so a client's x-internal-* header never reaches the service), and the body the gateway already read stays parsed
+   * (the service's body parser skips a request whose body was read).
+   */
+  const inProcess = (req: Request, res: Response, next: NextFunction, app: InProcessUpstream) => {
+    req.headers = upstreamHeaders(req, opts.internalToken) as IncomingHttpHeaders;
+    const send = res.send;
+    res.send = function sendAndKeep(this: Response, body?: unknown) {
+      res.loggedBody = body;
+      return send.call(this, body);
+    };
+    app(req, res, next);
+  };
+
+  const forward = async (req: Request, res: Response, next: NextFunction, upstream: Upstream) => {
+    const target = opts.upstreams[upstream];
+    if (typeof target === "string") await overHttp(req, res, upstream, target);
+    else inProcess(req, res, next, target);
   };
 
   return { forward, close: () => agent.close() };

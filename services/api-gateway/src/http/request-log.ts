@@ -13,12 +13,16 @@ function loggableJson(value: unknown): string {
   return text.length > MAX_LOGGED_BODY ? JSON.stringify({ truncated: true, bytes: text.length }) : text;
 }
 
-/** A proxied response is kept as the upstream's bytes; it is parsed (and redacted) only after it was sent. */
+/**
+ * A proxied response is kept as the upstream's bytes (over HTTP) or the text it sent (in process); it is parsed (and
+ * redacted) only after it was sent.
+ */
 function responseJson(body: unknown): string {
-  if (!Buffer.isBuffer(body)) return loggableJson(body);
-  if (body.length > MAX_LOGGED_BODY) return JSON.stringify({ truncated: true, bytes: body.length });
+  if (!Buffer.isBuffer(body) && typeof body !== "string") return loggableJson(body);
+  const bytes = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  if (bytes > MAX_LOGGED_BODY) return JSON.stringify({ truncated: true, bytes });
   try {
-    return loggableJson(JSON.parse(body.toString("utf8")));
+    return loggableJson(JSON.parse(typeof body === "string" ? body : body.toString("utf8")));
   } catch {
     return "null";
   }
@@ -26,7 +30,7 @@ function responseJson(body: unknown): string {
 
 declare module "express-serve-static-core" {
   interface Response {
-    /** What the request log records of the response: the upstream's raw bytes, or a value. */
+    /** What the request log records of the response: the upstream's raw bytes or JSON text, or a value. */
     loggedBody?: Buffer | unknown;
   }
 }
