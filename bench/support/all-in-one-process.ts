@@ -15,13 +15,19 @@ export interface BenchedAllInOne extends AllInOneProcess {
   stop(): Promise<void>;
 }
 
-/** On a scratch DATA_DIR; CPU_PROFILE_DIR makes the platform process write a V8 CPU profile there when it exits. */
+/**
+ * On a scratch DATA_DIR; CPU_PROFILE_DIR makes the platform process write a V8 CPU profile there when it exits, and
+ * BENCH_NODE_ARGS adds flags to its node command line.
+ */
 export async function startBenchedAllInOne(env: Record<string, string>): Promise<BenchedAllInOne> {
   const parent = mkdtempSync(join(tmpdir(), "cardhold-bench-"));
   privateDirectory(parent);
   const dataDir = join(parent, "data");
   const profile = process.env.CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
-  const platform = await startAllInOneProcess({ dataDir, port: await freePort(), env, nodeArgs: profile, readyTimeoutMs: 120_000 });
+  // Node and V8 flags to try on the platform process only (BENCH_NODE_ARGS="--single-threaded-gc"): how the GC and
+  // flags were compared in bench/README.md.
+  const extra = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const platform = await startAllInOneProcess({ dataDir, port: await freePort(), env, nodeArgs: [...profile, ...extra], readyTimeoutMs: 120_000 });
   return {
     ...platform,
     databaseUrl: () => embeddedDatabaseUrl(dataDir),
