@@ -158,6 +158,15 @@ export async function findAuthorization(db: Queryable, scope: Scope, id: string,
   return rows[0];
 }
 
+/** Of these authorizations, the ones no longer waiting for an answer (the decision waiters' shared poll). */
+export async function findDecidedAmong(db: Queryable, ids: string[]): Promise<AuthorizationRow[]> {
+  const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
+    "SELECT * FROM engine.authorizations WHERE id = ANY($1::text[]) AND decision_due_at IS NULL",
+    [ids],
+  );
+  return rows;
+}
+
 /** For the decisions consumer, which knows only the id: locks the row and its funding account's, in one statement. */
 export async function lockAuthorizationById(db: Queryable, id: string): Promise<{ row: AuthorizationRow; fundingAccount: AccountRow } | undefined> {
   const { rows } = await db.query<AuthorizationRow & { funding_account: Record<string, unknown> } & Record<string, unknown>>(

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import type { Db } from "@cardhold/db";
+import type { AuthorizationRow } from "../store/authorizations.store";
+import { createDecisionWaiters } from "./decision-waiters";
+
+const scope = { businessId: "bus.1", mode: "test" as const };
+const pending = (id: string) => ({ id, business_id: "bus.1", mode: "test", decision_due_at: new Date(Date.now() + 4_000), status: "pending" }) as AuthorizationRow;
+const decidedRow = (id: string, businessId = "bus.1") => ({ ...pending(id), business_id: businessId, decision_due_at: null, status: "approved" }) as AuthorizationRow;
+
+/** A database holding the rows another engine process decided; it counts the statements it is sent. */
+function fakeDb() {
+  const decidedElsewhere = new Map<string, AuthorizationRow>();
+  const statements: string[] = [];
+  const db = {
+    async query(text: string, params: unknown[]) {
+      statements.push(text);
+      if (text.includes("ANY($1")) return { rows: (params[0] as string[]).flatMap((id) => decidedElsewhere.get(id) ?? []) };
+      const [id, businessId] = params as [string, string];
+      const row = decidedElsewhere.get(id);
+      return { rows: [row && row.business_id === businessId ? row : pending(id)] };
+    },
+  } as unknown as Db;
+  return { db, decidedElsewhere, statements };
+}
+
+describe("decision waiters", () => {
+  it("hands a decision made in this process to its waiter at once, without a read", async () => {
+    const { db, statements } = fakeDb();
+    const waiters = createDecisionWaiters(db, { pollMs: 1_000 });
+    const waiting = waiters.until(scope, pending("auth.1"), 5_000);
+    waiters.decided([decidedRow("auth.1")]);
+    expect((await waiting).status).toBe("approved");
+    expect(statements).toHaveLength(0);
+    expect(waiters.waitingCount()).toBe(0);
+  });
+
+  it("answers at once when nothing is asked", async () => {
+    const { db, statements } = fakeDb();
+    expect(await createDecisionWaiters(db).until(scope, decidedRow("auth.2"), 5_000)).toMatchObject({ status: "approved" });
+    expect(statements).toHaveLength(0);
+  });
+
+  it("sees decisions of another engine process with one statement per poll, however many requests wait", async () => {
+    const { db, decidedElsewhere, statements } = fakeDb();
+    const waiters = createDecisionWaiters(db, { pollMs: 50 });
+    const all = Array.from({ length: 500 }, (_, i) => waiters.until(scope, pending(`auth.${i}`), 10_000));
+    await new Promise((r) => setTimeout(r, 180));
+    const polls = statements.length;
+    expect(polls).toBeGreaterThanOrEqual(2);
+    expect(polls).toBeLessThanOrEqual(4);
+    for (let i = 0; i < 500; i++) decidedElsewhere.set(`auth.${i}`, decidedRow(`auth.${i}`));
+    const rows = await Promise.all(all);
+    expect(rows.every((r) => r.status === "approved")).toBe(true);
+    expect(statements.length).toBeLessThanOrEqual(polls + 2);
+    expect(waiters.waitingCount()).toBe(0);
+  });
+
+  it("never hands a waiter a row of another business, and reads the row as it stands at its deadline", async () => {
+    const { db, decidedElsewhere } = fakeDb();
+    const waiters = createDecisionWaiters(db, { pollMs: 20 });
+    const waiting = waiters.until(scope, pending("auth.x"), 150);
+    waiters.decided([decidedRow("auth.x", "bus.other")]);
+    decidedElsewhere.set("auth.x", decidedRow("auth.x", "bus.other"));
+    const started = Date.now();
+    const row = await waiting;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    expect(row).toMatchObject({ business_id: "bus.1", status: "pending" });
+    expect(waiters.waitingCount()).toBe(0);
+  });
+});
