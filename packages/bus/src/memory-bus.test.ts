@@ -58,6 +58,53 @@ describe("memory bus", () => {
   });
 });
 
+describe("memory bus retention", () => {
+  const many = (count: number) => Array.from({ length: count }, (_, n) => msg("k", n));
+
+  it("drops what every group handled beyond the last 1,000 of a partition: a late group starts there", async () => {
+    const bus = createMemoryBus();
+    await bus.subscribe({ group: "a", topics: ["t.v1"], batchHandler: async () => undefined });
+    for (let i = 0; i < 6; i++) await bus.publish(many(500).map((m) => ({ ...m, value: { n: i * 500 + m.value.n } })));
+    const late: number[] = [];
+    const offsets: number[] = [];
+    await bus.subscribe({
+      group: "late",
+      topics: ["t.v1"],
+      batchHandler: async (messages) => {
+        for (const m of messages) {
+          late.push((m.value as { n: number }).n);
+          offsets.push(Number(m.offset));
+        }
+      },
+    });
+    await bus.drained();
+    expect(late.length).toBeGreaterThanOrEqual(1_000);
+    expect(late.length).toBeLessThan(3_000);
+    expect(late.at(-1)).toBe(2_999);
+    expect(late).toEqual(offsets); // one key, one partition: offset n is message n, with no gap after the drop
+    expect(late).toEqual(Array.from({ length: late.length }, (_, i) => 3_000 - late.length + i));
+  });
+
+  it("never drops a message some group has yet to handle", async () => {
+    const bus = createMemoryBus({ handledWaitMs: 10 });
+    let slowMayGo = false;
+    const slow: number[] = [];
+    await bus.subscribe({ group: "fast", topics: ["t.v1"], batchHandler: async () => undefined });
+    await bus.subscribe({
+      group: "slow",
+      topics: ["t.v1"],
+      batchHandler: async (messages) => {
+        if (!slowMayGo) throw new Error("not yet");
+        for (const m of messages) slow.push((m.value as { n: number }).n);
+      },
+    });
+    await bus.publish(many(3_000));
+    slowMayGo = true;
+    await bus.drained(20_000);
+    expect(slow).toEqual(Array.from({ length: 3_000 }, (_, n) => n));
+  });
+});
+
 describe("memory bus publish", () => {
   it("resolves once every subscribed group has handled the messages", async () => {
     const bus = createMemoryBus();

@@ -5,12 +5,24 @@ import { partitionFor } from "./partition";
 
 const PARTITIONS = 8;
 const MAX_RETRY_DELAY_MS = 5_000;
+/** Messages every group has handled that a partition keeps for a group subscribing later (Kafka's retention). */
+const RETAINED_HANDLED = 1_000;
+/** Handled messages are dropped this many at a time, so trimming costs nothing per message. */
+const TRIM_CHUNK = 512;
 
 interface StoredMessage extends IncomingMessage {
   /** Groups that have yet to handle this message; the publisher waits for them. */
   awaiting: Set<string>;
   handled: () => void;
 }
+
+/** One partition's log: `messages[i]` has offset `first + i`; what precedes `first` was handled and dropped. */
+interface PartitionLog {
+  first: number;
+  messages: StoredMessage[];
+}
+
+const endOf = (log: PartitionLog) => log.first + log.messages.length;
 
 interface PartitionCursor {
   offset: number;
@@ -40,12 +52,13 @@ export interface MemoryBus extends Bus {
 
 /**
  * An in-process bus with Kafka's guarantees that matter here: per-key order (keys hash to partitions, each
- * partition is handled in sequence), consumer groups, and at-least-once with retry. Messages live as long as the
- * process; a new group starts from the first message.
+ * partition is handled in sequence), consumer groups, and at-least-once with retry. A new group starts from the
+ * oldest message kept: a partition keeps what some group has yet to handle, and the last 1,000 messages every group
+ * handled; older ones are dropped (a long-running all-in-one would otherwise keep every message it ever carried).
  */
 export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
   const { logger, handledWaitMs = 10_000 } = opts;
-  const log = new Map<string, StoredMessage[][]>();
+  const log = new Map<string, PartitionLog[]>();
   const groups = new Map<string, Group>();
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
@@ -53,7 +66,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
   const partitionsOf = (topic: string) => {
     let partitions = log.get(topic);
     if (!partitions) {
-      partitions = Array.from({ length: PARTITIONS }, () => []);
+      partitions = Array.from({ length: PARTITIONS }, () => ({ first: 0, messages: [] }));
       log.set(topic, partitions);
     }
     return partitions;
@@ -63,7 +76,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
     const cursorKey = `${topic}:${partition}`;
     let cursor = group.cursors.get(cursorKey);
     if (!cursor) {
-      cursor = { offset: 0, running: false, retryDelayMs: 50 };
+      cursor = { offset: partitionsOf(topic)[partition]!.first, running: false, retryDelayMs: 50 };
       group.cursors.set(cursorKey, cursor);
     }
     if (cursor.running || stopped) return;
@@ -75,10 +88,11 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
   };
 
   const drain = async (group: Group, topic: string, partition: number, cursor: PartitionCursor) => {
-    const messages = partitionsOf(topic)[partition]!;
-    while (!stopped && cursor.offset < messages.length) {
+    const partitionLog = partitionsOf(topic)[partition]!;
+    while (!stopped && cursor.offset < endOf(partitionLog)) {
       const { subscription } = group;
-      const batch = messages.slice(cursor.offset, cursor.offset + (subscription.batchHandler ? MAX_BATCH : 1));
+      const from = cursor.offset - partitionLog.first;
+      const batch = partitionLog.messages.slice(from, from + (subscription.batchHandler ? MAX_BATCH : 1));
       try {
         const delivered = batch.map(({ awaiting: _awaiting, handled: _handled, ...m }) => m);
         if (subscription.batchHandler) await subscription.batchHandler(delivered);
@@ -89,6 +103,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
           if (message.awaiting.size === 0) message.handled();
         }
         cursor.retryDelayMs = 50;
+        dropHandled(topic, partition);
       } catch (err) {
         logger?.warn({ err, topic, group: subscription.group, messageId: batch[0]!.id }, "handler failed; retrying");
         const delay = cursor.retryDelayMs;
@@ -99,6 +114,20 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
       }
     }
     cursor.running = false;
+  };
+
+  /** Drops the oldest messages once every group subscribed to the topic is past them, keeping RETAINED_HANDLED. */
+  const dropHandled = (topic: string, partition: number) => {
+    const partitionLog = partitionsOf(topic)[partition]!;
+    let lowest = endOf(partitionLog) - RETAINED_HANDLED;
+    for (const group of groups.values()) {
+      if (!group.subscription.topics.includes(topic)) continue;
+      lowest = Math.min(lowest, group.cursors.get(`${topic}:${partition}`)?.offset ?? partitionLog.first);
+    }
+    const droppable = lowest - partitionLog.first;
+    if (droppable < TRIM_CHUNK) return;
+    partitionLog.messages.splice(0, droppable);
+    partitionLog.first = lowest;
   };
 
   const pumpAll = (topic: string, partition: number) => {
@@ -116,8 +145,8 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
       const touched = new Set<string>();
       const handled: Promise<void>[] = [];
       for (const m of messages) {
-        const partitions = partitionsOf(m.topic);
         const partition = partitionFor(m.key, PARTITIONS);
+        const partitionLog = partitionsOf(m.topic)[partition]!;
         const awaiting = new Set([...groups.values()].filter((g) => g.subscription.topics.includes(m.topic)).map((g) => g.subscription.group));
         let markHandled = () => undefined as void;
         handled.push(new Promise<void>((resolve) => (markHandled = resolve)));
@@ -131,9 +160,9 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
           value: structuredClone(m.value),
           headers: { ...m.headers },
           partition,
-          offset: String(partitions[partition]!.length),
+          offset: String(endOf(partitionLog)),
         };
-        partitions[partition]!.push(stored);
+        partitionLog.messages.push(stored);
         touched.add(`${m.topic}\u0000${partition}`);
       }
       for (const entry of touched) {
@@ -162,7 +191,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
       for (;;) {
         const behind = [...groups.values()].some((g) =>
           g.subscription.topics.some((topic) =>
-            partitionsOf(topic).some((messages, p) => (g.cursors.get(`${topic}:${p}`)?.offset ?? 0) < messages.length),
+            partitionsOf(topic).some((partitionLog, p) => (g.cursors.get(`${topic}:${p}`)?.offset ?? partitionLog.first) < endOf(partitionLog)),
           ),
         );
         if (!behind && inFlight.size === 0) return;
