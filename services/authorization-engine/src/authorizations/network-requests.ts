@@ -19,7 +19,10 @@ import { platformCheckAnswer } from "./decisions";
 export interface NetworkContext {
   db: Db;
   now?: () => number;
-  /** Load shedding for new authorization requests (none when absent). */
+  /**
+   * Load shedding for new authorization requests (none when absent): the caller admits a request until it is decided;
+   * here, a request that waited too long for its database connection is refused.
+   */
   admission?: Admission;
 }
 
@@ -88,8 +91,7 @@ function newRow(scope: Scope, card: SubjectCard, program: SubjectProgram, type: 
  * the same authorization: it is returned as it stands and charges nothing more.
  */
 export async function requestAuthorization(ctx: NetworkContext, scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest): Promise<AuthorizationRow> {
-  const take = () => takeRequest(ctx, scope, cardId, type, request);
-  const row = await (ctx.admission ? ctx.admission.admit(request.arrivedAt, take) : take());
+  const row = await takeRequest(ctx, scope, cardId, type, request);
   // The request is committed with its event in the outbox but maybe not yet published: a crash here must lose nothing.
   if (row.decision_due_at) failpoint("authorization-engine:after-request");
   return row;
@@ -100,6 +102,7 @@ function takeRequest(ctx: NetworkContext, scope: Scope, cardId: string, type: "c
     .tx(async (tx) => {
       // Read the clock once the transaction has its connection: under load, waiting for one eats into the window.
       const now = ctx.now?.() ?? Date.now();
+      ctx.admission?.ensureInTime(request.arrivedAt, now);
       const subject = await findAuthorizationSubject(tx, scope, cardId);
       if (!subject) throw notFound("Card", cardId);
       const { card, program } = subject;

@@ -18,10 +18,15 @@ export interface SimulationContext extends NetworkContext {
  */
 export function simulation(ctx: SimulationContext) {
   const decided = (scope: Scope, row: AuthorizationRow) => ctx.waiters.until(scope, row, DECISION_WINDOW_MS + ctx.sweeperGraceMs + 5_000);
+  /** A new authorization, admitted (load shedding) from its request until it is decided. */
+  const authorize = (scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest) => {
+    const take = async () => decided(scope, await requestAuthorization(ctx, scope, cardId, type, request));
+    return ctx.admission ? ctx.admission.admit(request.arrivedAt, take) : take();
+  };
 
   /** The approved capture to change or reverse: the one named (it must be this card's), or a new one. */
   const captureFirst = async (scope: Scope, cardId: string, body: Omit<NetworkRequest, "amount"> & { amount?: number; authorization?: string }) => {
-    if (!body.authorization) return decided(scope, await requestAuthorization(ctx, scope, cardId, "capture", { ...body, amount: body.amount! }));
+    if (!body.authorization) return authorize(scope, cardId, "capture", { ...body, amount: body.amount! });
     const existing = await findAuthorization(ctx.db, scope, body.authorization);
     if (!existing || existing.card_id !== cardId) throw notFound("Card authorization", body.authorization);
     return existing;
@@ -31,11 +36,11 @@ export function simulation(ctx: SimulationContext) {
     /** `arrivedAt`: when the network's request reached the platform; its 4-second window runs from there. */
     async check(scope: Scope, cardId: string, body: unknown, arrivedAt?: number) {
       const request = validate(simulateCheckSchema, body);
-      return decided(scope, await requestAuthorization(ctx, scope, cardId, "check", { ...request, amount: 0, fees: 0, arrivedAt }));
+      return authorize(scope, cardId, "check", { ...request, amount: 0, fees: 0, arrivedAt });
     },
     async capture(scope: Scope, cardId: string, body: unknown, arrivedAt?: number) {
       const request = validate(simulateCaptureSchema, body);
-      return decided(scope, await requestAuthorization(ctx, scope, cardId, "capture", { ...request, arrivedAt }));
+      return authorize(scope, cardId, "capture", { ...request, arrivedAt });
     },
     /** Capture (unless an approved authorization is named), then change its amount; a capture not approved stays as it is. */
     async updateCapture(scope: Scope, cardId: string, body: unknown) {
