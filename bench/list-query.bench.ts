@@ -4,9 +4,10 @@
  *   bash infra/kafka/start.sh
  *   KAFKA_BROKERS=127.0.0.1:9092 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \
  *     npx tsx bench/list-query.bench.ts [--customers 1000000] [--runs 200]
+ *   npx tsx bench/list-query.bench.ts --mode all-in-one [--customers 1000000]     # `cardhold dev` as its own process
  * Prints one JSON line per query and the EXPLAIN (ANALYZE) plans; creates and drops its own database. Each query runs
- * through the gateway, straight to customer-service (with the gateway's internal headers: the difference is the
- * gateway's own cost) and as direct SQL.
+ * through the gateway, straight to customer-service (distributed only, with the gateway's internal headers: the
+ * difference is the gateway's own cost) and as direct SQL.
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -15,24 +16,63 @@ import { compileCountQuery, compileListQuery, parseListQuery } from "@cardhold/q
 import { customerResource } from "../services/customer-service/src/store/customers.store";
 import { createScratchDatabase } from "../test/integration/support/scratch-database";
 import { startPlatform } from "../test/integration/support/service-processes";
+import { startBenchedAllInOne } from "./support/all-in-one-process";
 
 const { values: args } = parseArgs({
-  options: { customers: { type: "string", default: "1000000" }, runs: { type: "string", default: "200" }, only: { type: "string" } },
+  options: {
+    customers: { type: "string", default: "1000000" },
+    runs: { type: "string", default: "200" },
+    only: { type: "string" },
+    mode: { type: "string", default: "distributed" },
+  },
 });
 const TOTAL = Number(args.customers);
 const RUNS = Number(args.runs);
 
-const database = await createScratchDatabase(process.env.DATABASE_URL!);
-const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!);
-const db = new pg.Client({ connectionString: database.url });
-await db.connect();
+interface BenchedPlatform {
+  gatewayUrl: string;
+  databaseUrl: string;
+  /** customer-service's own port (distributed), for the gateway's own cost. */
+  servicePort?: number;
+  internalToken?: string;
+  business: { id: string };
+  testKey: string;
+  stop(): Promise<void>;
+}
 
-const created = await fetch(`${platform.gatewayUrl}/admin/businesses`, {
-  method: "POST",
-  headers: { "content-type": "application/json", "x-operator-token": platform.operatorToken },
-  body: JSON.stringify({ name: "Bench", webhookUrl: "http://127.0.0.1:4999/hook" }),
-});
-const { business, testKey } = ((await created.json()) as { data: { business: { id: string }; testKey: string } }).data;
+async function distributed(): Promise<BenchedPlatform> {
+  const database = await createScratchDatabase(process.env.DATABASE_URL!);
+  const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!);
+  const created = await fetch(`${platform.gatewayUrl}/admin/businesses`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-operator-token": platform.operatorToken },
+    body: JSON.stringify({ name: "Bench", webhookUrl: "http://127.0.0.1:4999/hook" }),
+  });
+  const { business, testKey } = ((await created.json()) as { data: { business: { id: string }; testKey: string } }).data;
+  return {
+    gatewayUrl: platform.gatewayUrl, databaseUrl: database.url, servicePort: platform.ports["customer-service"],
+    internalToken: platform.env.INTERNAL_TOKEN!, business, testKey,
+    stop: async () => {
+      await platform.stop();
+      await database.drop();
+    },
+  };
+}
+
+/** The all-in-one (gateway and customer-service in one process, no hop between them); its default business. */
+async function allInOne(): Promise<BenchedPlatform> {
+  const platform = await startBenchedAllInOne({ LOG_LEVEL: "error" });
+  const client = new pg.Client({ connectionString: platform.databaseUrl() });
+  await client.connect();
+  const { rows } = await client.query<{ business_id: string }>("SELECT business_id FROM gateway.api_keys LIMIT 1");
+  await client.end();
+  return { gatewayUrl: platform.url, databaseUrl: platform.databaseUrl(), business: { id: rows[0]!.business_id }, testKey: platform.testKey, stop: platform.stop };
+}
+
+const platform = args.mode === "all-in-one" ? await allInOne() : await distributed();
+const { business, testKey } = platform;
+const db = new pg.Client({ connectionString: platform.databaseUrl });
+await db.connect();
 const scope = { businessId: business.id, mode: "test" };
 
 let started = performance.now();
@@ -73,14 +113,14 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
   }
   // The same request straight to customer-service with the headers the gateway adds: what the gateway itself costs.
   const serviceHeaders = {
-    [INTERNAL_HEADERS.token]: platform.env.INTERNAL_TOKEN!, [INTERNAL_HEADERS.businessId]: business.id,
+    [INTERNAL_HEADERS.token]: platform.internalToken ?? "", [INTERNAL_HEADERS.businessId]: business.id,
     [INTERNAL_HEADERS.mode]: "test", [INTERNAL_HEADERS.keyId]: "bench", [INTERNAL_HEADERS.requestId]: "req.bench",
     [INTERNAL_HEADERS.receivedAt]: "0",
   };
   const service: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; platform.servicePort && i < RUNS; i++) {
     started = performance.now();
-    const res = await fetch(`http://127.0.0.1:${platform.ports["customer-service"]}/customers?${search}`, { headers: serviceHeaders });
+    const res = await fetch(`http://127.0.0.1:${platform.servicePort}/customers?${search}`, { headers: serviceHeaders });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${name}: customer-service HTTP ${res.status}`);
     service.push(performance.now() - started);
@@ -97,11 +137,11 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
   }
   const g50 = percentile(gateway, 0.5);
   const d50 = percentile(direct, 0.5);
-  const s50 = percentile(service, 0.5);
+  const s50 = service.length > 0 ? percentile(service, 0.5) : undefined;
   console.log(JSON.stringify({
-    query: name, params, runs: RUNS,
+    query: name, mode: args.mode, params, runs: RUNS,
     gatewayP50ms: +g50.toFixed(2), gatewayP99ms: +percentile(gateway, 0.99).toFixed(2),
-    serviceP50ms: +s50.toFixed(2), gatewayFixedCostP50ms: +(g50 - s50).toFixed(2),
+    serviceP50ms: s50 && +s50.toFixed(2), gatewayFixedCostP50ms: s50 && +(g50 - s50).toFixed(2),
     directSqlP50ms: +d50.toFixed(2), directSqlP99ms: +percentile(direct, 0.99).toFixed(2),
     ratioP50: +(g50 / d50).toFixed(2),
   }));
@@ -113,5 +153,4 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
 
 await db.end();
 await platform.stop();
-await database.drop();
 process.exit(0);
