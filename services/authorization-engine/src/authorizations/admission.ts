@@ -66,7 +66,8 @@ export function createAdmission(opts: AdmissionOptions = {}): Admission {
         resolve();
       };
       const timer = setTimeout(() => {
-        waiting.splice(waiting.indexOf(handOver), 1);
+        const at = waiting.indexOf(handOver);
+        if (at >= 0) waiting.splice(at, 1);
         reject(refuse());
       }, Math.max(0, arrivedAt + maxQueuedMs - now()));
       waiting.push(handOver);
