@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
 import type { NextFunction, Request, Response } from "express";
-import { Counter } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
 import { AppError, customerProjection, prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
 import { LedgerError } from "./domain/ledger";
-import { createAdmission, type AdmissionOptions } from "./authorizations/admission";
-import { createDecisionWaiters } from "./authorizations/decision-waiters";
+import { createAdmission, type Admission, type AdmissionOptions } from "./authorizations/admission";
+import { createDecisionWaiters, type DecisionWaiters } from "./authorizations/decision-waiters";
 import { simulation } from "./authorizations/simulation";
 import { createCardVault } from "./card-vault";
 import { createDeadlineSweeper } from "./deadline-sweeper";
@@ -52,6 +52,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
     registers: [deps.metrics.registry],
   });
   const admission = createAdmission({ ...opts.admission, onShed: () => shed.inc() });
+  registerLoadGauges(deps.metrics.registry, admission, waiters);
   const sim = simulation({ db: deps.db, waiters, sweeperGraceMs, admission });
   const loaders = expandLoaders(deps.db);
   const app = serviceApp(NAME, deps, (app) => {
@@ -89,4 +90,13 @@ function ledgerRefusals(err: unknown, _req: Request, _res: Response, next: NextF
     return next(new AppError(422, err.code, err.message));
   }
   next(err);
+}
+
+/** What an operator watches for saturation: authorizations under way, requests queued for a place, waits for answers. */
+function registerLoadGauges(registry: Registry, admission: Admission, waiters: DecisionWaiters) {
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
+  gauge("authorizations_in_progress", "New authorizations admitted and not yet decided (admission places taken)", () => admission.state().inProgress);
+  gauge("authorizations_waiting_for_place", "New authorization requests waiting for an admission place", () => admission.state().waiting);
+  gauge("authorizations_awaiting_decision", "Requests in this engine process waiting for their authorization's decision", () => waiters.waitingCount());
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { balanceOf, call, issueCard, newBusiness, startEngine, type EngineHarness } from "./harness";
+import { answerDecision, balanceOf, call, issueCard, newBusiness, nextEvent, startEngine, type EngineHarness } from "./harness";
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -9,10 +9,14 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const shedCount = async () => {
+/** A metric's value; fails the test when the metric is missing (a NaN would compare equal to NaN + 1). */
+const metric = async (name: string) => {
   const text = await (await fetch(`${h.url}/metrics`)).text();
-  return Number(/^authorizations_shed_total (\d+)/m.exec(text)?.[1] ?? "NaN");
+  const value = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)`, "m").exec(text)?.[1];
+  if (value === undefined) throw new Error(`metric ${name} is not exposed`);
+  return Number(value);
 };
+const shedCount = () => metric("authorizations_shed_total");
 
 describe("load shedding of new authorization requests", () => {
   it("refuses at once, creating nothing, a request that waited longer than the limit before it reached the engine", async () => {
@@ -38,5 +42,20 @@ describe("load shedding of new authorization requests", () => {
     const path = `/simulation/cards/${card.cardId}/request-authorization/check`;
     const reply = await call(h, as, "POST", path, { channel: "online" }, { "x-received-at": String(Date.now() - 1_500) });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  });
+
+  it("shows an authorization under way and waiting for its answer in the engine's gauges until it is decided", async () => {
+    const as = newBusiness();
+    const card = await issueCard(h, as, { funds: 10_000 });
+    expect(await metric("authorizations_in_progress")).toBe(0);
+    const capture = call(h, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/capture`, { amount: 500, channel: "online" });
+    const request = await nextEvent(h, new Set(), (e) => e.event === "card.authorization.request" && (e.data as { card?: string }).card === card.cardId);
+    expect(await metric("authorizations_in_progress")).toBe(1);
+    expect(await metric("authorizations_awaiting_decision")).toBe(1);
+    expect(await metric("authorizations_waiting_for_place")).toBe(0);
+    await answerDecision(h, as, request, { body: { action: "approve" } });
+    expect((await capture).body.data).toMatchObject({ status: "approved" });
+    expect(await metric("authorizations_in_progress")).toBe(0);
+    expect(await metric("authorizations_awaiting_decision")).toBe(0);
   });
 });

@@ -11,6 +11,7 @@ describe("admission of new authorization requests", () => {
     const third = hold("third");
     await new Promise((r) => setTimeout(r, 20));
     expect(release).toHaveLength(2); // the third is not taken yet
+    expect(admission.state()).toEqual({ inProgress: 2, waiting: 1 });
     release[0]!();
     await expect(first).resolves.toBe("first");
     await new Promise((r) => setTimeout(r, 0));
@@ -18,6 +19,7 @@ describe("admission of new authorization requests", () => {
     release[1]!();
     release[2]!();
     await expect(Promise.all([second, third])).resolves.toEqual(["second", "third"]);
+    expect(admission.state()).toEqual({ inProgress: 0, waiting: 0 });
     await expect(admission.admit(undefined, async () => "room again")).resolves.toBe("room again");
   });
 

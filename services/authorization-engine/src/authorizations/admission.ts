@@ -25,6 +25,8 @@ export interface Admission {
    * request has its database connection, since waiting for one is queueing too.
    */
   ensureInTime(arrivedAt: number | undefined, now: number): void;
+  /** Places taken now, and requests waiting for one (the engine's gauges). */
+  state(): { inProgress: number; waiting: number };
 }
 
 export const overloaded = () =>
@@ -80,6 +82,7 @@ export function createAdmission(opts: AdmissionOptions = {}): Admission {
   };
 
   return {
+    state: () => ({ inProgress, waiting: waiting.length }),
     ensureInTime(arrivedAt, at) {
       if (waitedTooLong(arrivedAt, at)) throw refuse();
     },
