@@ -78,7 +78,7 @@ export function createDecisionWaiters(db: Db, opts: { pollMs?: number } = {}) {
       const row = await wait(scope, asked.id, timeoutMs);
       return row ?? (await findAuthorization(db, scope, asked.id)) ?? asked;
     },
-    /** Requests waiting now (tests). */
+    /** Requests waiting now (the engine's authorizations_awaiting_decision gauge). */
     waitingCount: () => [...waiting.values()].reduce((n, set) => n + set.size, 0),
   };
 }
