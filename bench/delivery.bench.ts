@@ -125,6 +125,10 @@ async function run(mode: string, businessId: string, publish: Publish, groups: P
 }
 
 const receiver = await startReceiver();
+if (process.env.BENCH_PROGRESS === "1") {
+  const t0 = now();
+  setInterval(() => console.error(JSON.stringify({ t: Math.round(now() - t0), delivered, waiting: publishedAt.size })), 1_000).unref();
+}
 
 if (values.mode === "all-in-one") {
   const postgresSettings = values.statements ? { shared_preload_libraries: "pg_stat_statements" } : undefined;

@@ -13,12 +13,14 @@ import {
   releaseClaim,
   type AttemptOutcome,
   type ClaimedDelivery,
+  type ClaimLimits,
   type NextStep,
 } from "../store/deliveries.store";
 import { NO_ROOM, refreshEventStatus, type InsertClaim } from "../store/events.store";
 import { SCHEMA } from "../store/webhooks.store";
 import { createAttemptRecorder } from "./attempt-recorder";
 import { dispatcherFor, sendSigned, type SendResult } from "./send";
+import { createSendLanes, type Chain } from "./send-lanes";
 import type { SigningKeys } from "./signing-keys";
 
 export interface DeliveryWorkerOptions {
@@ -104,6 +106,11 @@ function nextStepAfter(c: ClaimedDelivery, startedAt: Date, result: SendResult, 
   return at === undefined ? { status: "failed" } : { status: "pending", at: new Date(at) };
 }
 
+/** Notifications claimed ahead of a free slot, as a multiple of a webhook's notification slots (see send-lanes). */
+const NOTIFICATION_PREFETCH = 8;
+
+type ClaimedChain = Chain & { deliveries: ClaimedDelivery[]; claimedAt: number };
+
 /** At most this many notifications of one resource are claimed together as they are stored (a chain). */
 const MAX_CHAIN = 4;
 
@@ -119,18 +126,25 @@ function chainsOf(claimed: ClaimedDelivery[]): ClaimedDelivery[][] {
   return [...chains.values()];
 }
 
+/** Whether a claim took all the room of one of its lanes (so more of that lane may be due). */
+function filledLane(claimed: ClaimedDelivery[], limits: ClaimLimits): boolean {
+  const taken = new Map<string, number>();
+  for (const c of claimed) taken.set(`${c.policy} ${c.webhook_id}`, (taken.get(`${c.policy} ${c.webhook_id}`) ?? 0) + 1);
+  return [...taken].some(([key, n]) => {
+    const [policy, webhookId] = key.split(" ") as [string, string];
+    const busy = limits.busy.find((b) => b.webhookId === webhookId && b.policy === policy);
+    return n >= (busy?.room ?? (policy === "decision" ? limits.perWebhookDecisions : limits.perWebhookNotifications));
+  });
+}
+
 /** Prepare (claim, look up the webhook) → send signed → record the attempt → schedule the next one or finish. */
 export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorker {
   const { db, logger, relay, schedule } = opts;
-  const maxInFlight = opts.maxInFlight ?? 64;
-  const perWebhook = opts.maxInFlightPerWebhook ?? 8;
-  /** Sends under way per lane: a webhook's decisions and its notifications are counted apart. */
-  const inFlightByLane = new Map<string, number>();
-  // A decision's answer has a deadline: notifications never take the last quarter of the slots, nor a webhook's
-  // decision slots, so a backlog of notifications cannot make decisions wait.
-  const reservedForDecisions = Math.floor(maxInFlight / 4);
-  const perWebhookDecisions = Math.max(perWebhook, Math.floor(maxInFlight / 2));
-  let notificationsInFlight = 0;
+  const lanes = createSendLanes<ClaimedChain>({
+    maxInFlight: opts.maxInFlight ?? 64,
+    perWebhook: opts.maxInFlightPerWebhook ?? 8,
+    prefetch: NOTIFICATION_PREFETCH,
+  });
   const pollMs = opts.pollMs ?? 250;
   const claimMs = opts.claimMs ?? 30_000;
   const inFlight = new Set<Promise<void>>();
@@ -262,73 +276,52 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     });
   };
 
-  const lane = (policy: string, webhookId: string) => `${policy} ${webhookId}`;
-  const capOf = (policy: string) => (policy === "decision" ? perWebhookDecisions : perWebhook);
-  const saturatedFor = (policy: string) =>
-    [...inFlightByLane].filter(([key, n]) => key.startsWith(`${policy} `) && n >= capOf(policy)).map(([key]) => key.slice(policy.length + 1));
-
-  /** Sends a claimed chain (one slot of its lane) if the lane has room; otherwise gives the claims back. */
-  const send = async (chain: ClaimedDelivery[]) => {
-    const c = chain[0]!;
-    const key = lane(c.policy, c.webhook_id);
-    const busy = inFlightByLane.get(key) ?? 0;
-    const overBudget = c.policy === "notification" && notificationsInFlight >= maxInFlight - reservedForDecisions;
-    if (busy >= capOf(c.policy) || inFlight.size >= maxInFlight || overBudget) {
-      for (const claimed of chain) await releaseClaim(db, claimed.id);
+  /** Sends a claimed chain in a slot of its lane, keeps it until one frees, or gives the claims back. */
+  const send = async (deliveries: ClaimedDelivery[]) => {
+    const chain = { policy: deliveries[0]!.policy, webhookId: deliveries[0]!.webhook_id, deliveries, claimedAt: Date.now() };
+    const offered = lanes.offer(chain);
+    if (offered === "start") launch(chain);
+    if (offered === "refuse") {
+      for (const claimed of deliveries) await releaseClaim(db, claimed.id);
       leftWork = true;
-      return;
     }
-    inFlightByLane.set(key, busy + 1);
-    if (c.policy === "notification") notificationsInFlight += 1;
-    const work = deliverChain(chain, Date.now())
-      .catch((err: unknown) => logger.error({ err, deliveryId: c.id }, "delivery bookkeeping failed; it will be retried"))
+  };
+
+  const launch = (chain: ClaimedChain) => {
+    const work = startChain(chain)
+      .catch((err: unknown) => logger.error({ err, deliveryId: chain.deliveries[0]!.id }, "delivery bookkeeping failed; it will be retried"))
       .finally(() => {
         inFlight.delete(work);
-        if (c.policy === "notification") notificationsInFlight -= 1;
-        const left = (inFlightByLane.get(key) ?? 1) - 1;
-        if (left > 0) inFlightByLane.set(key, left);
-        else inFlightByLane.delete(key);
+        for (const next of lanes.finished(chain)) launch(next);
         if (leftWork) worker.wake();
       });
     inFlight.add(work);
   };
 
-  const limits = () => {
-    const decisions = maxInFlight - inFlight.size;
-    const notifications = Math.max(0, Math.min(decisions, maxInFlight - reservedForDecisions - notificationsInFlight));
-    return { decisions, notifications };
+  /** A chain that waited for a slot past half its claim is given back (a later send could outlive the claim). */
+  const startChain = async (chain: ClaimedChain) => {
+    if (Date.now() - chain.claimedAt <= claimMs / 2) return deliverChain(chain.deliveries, chain.claimedAt);
+    for (const claimed of chain.deliveries) await releaseClaim(db, claimed.id);
+    leftWork = true;
   };
 
   const tick = async (): Promise<boolean> => {
     await reclaim();
-    const { decisions, notifications } = limits();
-    leftWork = decisions <= 0;
+    const limits = { ...lanes.room(), claimMs };
+    leftWork = limits.limit <= 0;
     if (leftWork) return false;
-    const saturatedForDecisions = saturatedFor("decision");
-    const saturatedForNotifications = saturatedFor("notification");
-    leftWork = notifications === 0 || saturatedForDecisions.length + saturatedForNotifications.length > 0;
-    const { deliveries: claimed, blocked } = await claimDueDeliveries(
-      { query: db.bookkeeping },
-      { limit: decisions, notifications, claimMs, saturatedForDecisions, saturatedForNotifications },
-    );
-    // A delivery waiting behind one under way (per-resource order) becomes claimable when that one finishes.
-    if (blocked > 0) leftWork = true;
+    const { deliveries: claimed, blocked } = await claimDueDeliveries({ query: db.bookkeeping }, limits);
+    // A lane that took all its room may have more due, and a delivery waiting behind a send under way (per-resource
+    // order) is claimable once that send finishes: either way a finished send claims again.
+    leftWork = blocked > 0 || claimed.length === limits.limit || filledLane(claimed, limits);
     for (const c of claimed) await send([c]);
-    return claimed.length > 0 && claimed.length === decisions;
+    return claimed.length > 0 && claimed.length === limits.limit;
   };
 
   /** Between start() and stop(): a stopped worker has no room, and what is handed to it waits for its claim to expire. */
   let accepting = false;
 
-  const room = (): InsertClaim => {
-    if (!accepting) return NO_ROOM;
-    const { decisions, notifications } = limits();
-    const busy = [...inFlightByLane].map(([key, n]) => {
-      const [policy, webhookId] = key.split(" ") as [string, string];
-      return { webhookId, policy, room: Math.max(0, capOf(policy) - n) };
-    });
-    return { limit: Math.max(0, decisions), notifications, claimMs, perWebhookDecisions, perWebhookNotifications: perWebhook, busy, chain: MAX_CHAIN };
-  };
+  const room = (): InsertClaim => (accepting ? { ...lanes.room(), claimMs, chain: MAX_CHAIN } : NO_ROOM);
 
   const worker = createPollingWorker({ name: "delivery worker", logger, idleMs: pollMs, step: tick });
 
@@ -345,6 +338,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     async stop() {
       accepting = false;
       await worker.stop();
+      for (const chain of lanes.drain()) for (const claimed of chain.deliveries) await releaseClaim(db, claimed.id);
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -1,5 +1,6 @@
 import type { OutboxInsert } from "@cardhold/bus";
 import type { Queryable } from "@cardhold/db";
+import type { InsertClaim } from "./events.store";
 
 export interface ClaimedDelivery {
   id: string;
@@ -22,15 +23,8 @@ export interface ClaimedDelivery {
   event_deliveries: number;
 }
 
-export interface ClaimLimits {
-  /** At most this many deliveries in all, and this many notifications. */
-  limit: number;
-  notifications: number;
-  claimMs: number;
-  /** Webhooks with as many sends of that kind under way as they may have: none of theirs of that kind is claimed. */
-  saturatedForDecisions: string[];
-  saturatedForNotifications: string[];
-}
+/** The worker's room: in all, for notifications, and per webhook and kind (the lanes with sends under way). */
+export type ClaimLimits = Omit<InsertClaim, "chain">;
 
 export interface Claim {
   deliveries: ClaimedDelivery[];
@@ -40,20 +34,38 @@ export interface Claim {
 
 /**
  * Claims due deliveries for sending. A delivery is due when its time has come and no earlier delivery of the same
- * resource to the same webhook is unfinished (per-resource order). Decisions (a receiver's answer with a deadline)
- * and notifications are limited apart, so notifications a webhook cannot take now never hold a decision back. The
- * claim lasts `claimMs`; a dispatcher that dies mid-send leaves it to expire and be claimed again.
+ * resource to the same webhook is unfinished (per-resource order). Each lane (a webhook's decisions, or its
+ * notifications) is read apart, from its own index, and gets no more than its room: a webhook with a backlog and no
+ * room costs one index probe, never a walk through its backlog, and nothing is claimed only to be given back.
+ * Decisions go first within the total limit. The claim lasts `claimMs`; a dispatcher that dies mid-send leaves it to
+ * expire and be claimed again.
  */
 export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Promise<Claim> {
   const { rows } = await db.query<ClaimedDelivery & { blocked: number } & Record<string, unknown>>(
-    `WITH candidates AS (
-       -- The first due deliveries in claim order, read from the index in that order: never the whole backlog.
-       SELECT d.id, d.seq, d.webhook_id, d.resource_id, d.next_attempt_at FROM dispatcher.deliveries d
-        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-          AND CASE WHEN d.policy = 'decision' THEN d.webhook_id <> ALL($4::text[])
-                   ELSE $5 > 0 AND d.webhook_id <> ALL($3::text[]) END
-        ORDER BY d.next_attempt_at, d.seq
-        LIMIT $1 * 4),
+    `WITH RECURSIVE lanes AS (
+       -- Every (webhook, kind) with a pending delivery, one index probe each (a loose index scan).
+       (SELECT d.webhook_id, d.policy FROM dispatcher.deliveries d WHERE d.status = 'pending'
+         ORDER BY d.webhook_id, d.policy LIMIT 1)
+       UNION ALL
+       SELECT next.webhook_id, next.policy FROM lanes l CROSS JOIN LATERAL (
+         SELECT d.webhook_id, d.policy FROM dispatcher.deliveries d
+          WHERE d.status = 'pending' AND (d.webhook_id, d.policy) > (l.webhook_id, l.policy)
+          ORDER BY d.webhook_id, d.policy LIMIT 1) next),
+     rooms AS (
+       SELECT l.webhook_id, l.policy,
+              COALESCE(busy.room, CASE WHEN l.policy = 'decision' THEN $4::int ELSE $5::int END) AS room
+         FROM lanes l
+         LEFT JOIN unnest($6::text[], $7::text[], $8::int[]) AS busy (webhook_id, policy, room)
+                ON busy.webhook_id = l.webhook_id AND busy.policy = l.policy
+        WHERE l.policy = 'decision' OR $3::int > 0),
+     candidates AS (
+       -- Each lane's first due deliveries in claim order; a few more than its room, as some may wait on their resource.
+       SELECT c.*, r.room FROM rooms r CROSS JOIN LATERAL (
+         SELECT d.id, d.seq, d.webhook_id, d.resource_id, d.policy, d.next_attempt_at FROM dispatcher.deliveries d
+          WHERE d.status = 'pending' AND d.webhook_id = r.webhook_id AND d.policy = r.policy AND d.next_attempt_at <= now()
+          ORDER BY d.next_attempt_at, d.seq
+          LIMIT r.room + 16) c
+        WHERE r.room > 0),
      ranked AS (
        -- Ready when it is the first unfinished delivery of its resource to its webhook (per-resource order).
        SELECT c.*, c.seq = (
@@ -61,12 +73,19 @@ export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Pr
                  WHERE earlier.webhook_id = c.webhook_id AND earlier.resource_id = c.resource_id
                    AND earlier.status IN ('pending', 'delivering')) AS ready
          FROM candidates c),
+     within_lane AS (
+       SELECT r.*, row_number() OVER (PARTITION BY r.webhook_id, r.policy ORDER BY r.next_attempt_at, r.seq) AS nth_of_lane
+         FROM ranked r WHERE r.ready),
+     chosen AS (
+       SELECT x.id FROM (
+         SELECT w.id, w.policy, row_number() OVER o AS nth, count(*) FILTER (WHERE w.policy = 'notification') OVER o AS nth_notification
+           FROM within_lane w WHERE w.nth_of_lane <= w.room
+         WINDOW o AS (ORDER BY w.policy = 'decision' DESC, w.next_attempt_at, w.seq)) x
+        WHERE x.nth <= $1 AND (x.policy = 'decision' OR x.nth_notification <= $3)),
      due AS (
        -- By primary key (an id list, not a join): a join let the generic plan scan every delivery ever stored.
        SELECT d.id FROM dispatcher.deliveries d
-        WHERE d.id = ANY (ARRAY(SELECT r.id FROM ranked r WHERE r.ready)) AND d.status = 'pending'
-        ORDER BY d.next_attempt_at, d.seq
-        LIMIT $1
+        WHERE d.id = ANY (ARRAY(SELECT id FROM chosen)) AND d.status = 'pending'
         FOR UPDATE OF d SKIP LOCKED),
      claimed AS (
        UPDATE dispatcher.deliveries d
@@ -82,8 +101,9 @@ export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Pr
        LEFT JOIN claimed c ON true
        LEFT JOIN dispatcher.events e ON e.id = c.event_id
        LEFT JOIN dispatcher.webhooks w ON w.id = c.webhook_id
-      ORDER BY c.policy = 'decision' DESC`,
-    [limits.limit, limits.claimMs, limits.saturatedForNotifications, limits.saturatedForDecisions, limits.notifications],
+      ORDER BY c.policy = 'decision' DESC, c.next_attempt_at, c.seq`,
+    [limits.limit, limits.claimMs, limits.notifications, limits.perWebhookDecisions, limits.perWebhookNotifications,
+      limits.busy.map((b) => b.webhookId), limits.busy.map((b) => b.policy), limits.busy.map((b) => b.room)],
   );
   return { deliveries: rows.filter((r) => r.id !== null), blocked: rows[0]?.blocked ?? 0 };
 }
