@@ -7,6 +7,7 @@ import { createSigningKeyCache } from "./delivery/signing-keys";
 import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS, type RetrySchedule } from "./domain/retry-schedule";
 import { eventRoutes } from "./http/routes";
 import { subscribeToEvents, subscribeToWebhooks } from "./messaging/consumers";
+import type { QueueVacuumOptions } from "./store/queue-vacuum";
 import { createRoutingTables } from "./store/routing-tables";
 import { SCHEMA } from "./store/webhooks.store";
 
@@ -23,6 +24,8 @@ export interface DispatcherOptions {
   claimMs?: number;
   /** Live-mode deliveries may connect to private, loopback … addresses (on-premise receivers); off by default. */
   allowPrivateTargets?: boolean;
+  /** When the delivery worker vacuums its queue table (defaults: every 2,000 deliveries, at most once a second). */
+  queueVacuum?: QueueVacuumOptions;
 }
 
 /** Signed delivery of events.v1 to webhooks, with retries; decision answers go back on decisions.v1. */
@@ -48,6 +51,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
     claimMs: opts.claimMs,
     allowPrivateTargets: opts.allowPrivateTargets,
     onDecisionNotSent: () => decisionsNotSent.inc(),
+    queueVacuum: opts.queueVacuum,
   });
   const routing = createRoutingTables();
   const app = serviceApp(NAME, deps, (app) => eventRoutes(app, deps.db, worker.wake));

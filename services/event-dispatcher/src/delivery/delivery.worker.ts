@@ -17,6 +17,7 @@ import {
   type NextStep,
 } from "../store/deliveries.store";
 import { NO_ROOM, refreshEventStatus, type InsertClaim } from "../store/events.store";
+import { createQueueVacuum, type QueueVacuumOptions } from "../store/queue-vacuum";
 import { SCHEMA } from "../store/webhooks.store";
 import { createAttemptRecorder } from "./attempt-recorder";
 import { dispatcherFor, sendSigned, type SendResult } from "./send";
@@ -44,6 +45,8 @@ export interface DeliveryWorkerOptions {
   allowPrivateTargets?: boolean;
   /** Counts decision events answered `platform-overloaded` without being sent (a metric). */
   onDecisionNotSent?: () => void;
+  /** When the worker vacuums the deliveries table (see queue-vacuum). */
+  queueVacuum?: QueueVacuumOptions;
 }
 
 export interface DeliveryWorker {
@@ -155,6 +158,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
    */
   let leftWork = false;
   const attempts = createAttemptRecorder(db, logger);
+  const vacuum = createQueueVacuum(db, logger, opts.queueVacuum);
 
   /** The attempt, the delivery's next step and the event's status; a decision's answer goes out with them. */
   const record = async (c: ClaimedDelivery, url: string, startedAt: Date, result: SendResult) => {
@@ -292,6 +296,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       .catch((err: unknown) => logger.error({ err, deliveryId: chain.deliveries[0]!.id }, "delivery bookkeeping failed; it will be retried"))
       .finally(() => {
         inFlight.delete(work);
+        vacuum.finished(chain.deliveries.length);
         for (const next of lanes.finished(chain)) launch(next);
         if (leftWork) worker.wake();
       });
@@ -340,6 +345,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       await worker.stop();
       for (const chain of lanes.drain()) for (const claimed of chain.deliveries) await releaseClaim(db, claimed.id);
       await Promise.allSettled([...inFlight]);
+      await vacuum.stop();
     },
   };
 }
