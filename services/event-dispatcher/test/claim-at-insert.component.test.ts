@@ -1,22 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@cardhold/db";
 import { insertEventsWithDeliveries, type InsertClaim, type RoutedEvent } from "../src/store/events.store";
-import { startDispatcher, type DispatcherHarness } from "./harness";
+import { startStoppedDispatcher, type DispatcherHarness } from "./harness";
 
 let h: DispatcherHarness;
 let db: Db;
 let n = 0;
 
 beforeAll(async () => {
-  h = await startDispatcher();
+  h = await startStoppedDispatcher(["wh.a", "wh.b"]);
   db = h.pg.db;
-  // Not started: this file stores deliveries itself and looks at them; nothing sends.
-  await h.service.stop();
-  await db.query(
-    `INSERT INTO dispatcher.webhooks (id, business_id, mode, url, events, status, is_default, updated_at, sealed_signing_key)
-     VALUES ('wh.a', 'bus.1', 'test', 'http://127.0.0.1:9/a', '["*"]', 'enabled', false, now(), 'v1:sealed-a'),
-            ('wh.b', 'bus.1', 'test', 'http://127.0.0.1:9/b', '["*"]', 'enabled', false, now(), 'v1:sealed-b')`,
-  );
 });
 afterAll(async () => {
   await h.stop();
@@ -47,7 +40,7 @@ describe("deliveries claimed as they are stored", () => {
     expect(stored.pending).toBe(1);
     expect(stored.claimed[0]).toMatchObject({
       event_id: request.event.id, webhook_id: "wh.a", policy: "decision", attempts: 1, trigger: "initial",
-      url: "http://127.0.0.1:9/a", sealed_signing_key: "v1:sealed-a", envelope: request.event.envelope, event_deliveries: 1,
+      url: "http://127.0.0.1:9/wh.a", sealed_signing_key: "v1:sealed-wh.a", envelope: request.event.envelope, event_deliveries: 1,
     });
     expect(stored.claimed[0]!.answer_by).toEqual(request.event.answerBy);
     expect(await statusOf(request.event.id)).toBe("delivering");

@@ -1,21 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@cardhold/db";
 import { claimDueDeliveries, type ClaimLimits } from "../src/store/deliveries.store";
-import { startDispatcher, type DispatcherHarness } from "./harness";
+import { startStoppedDispatcher, type DispatcherHarness } from "./harness";
 
 let h: DispatcherHarness;
 let db: Db;
 
 beforeAll(async () => {
-  h = await startDispatcher();
+  h = await startStoppedDispatcher(["wh.a", "wh.b", "wh.c"]);
   db = h.pg.db;
-  // Not started: this file stores deliveries itself and claims them; nothing sends.
-  await h.service.stop();
-  await db.query(
-    `INSERT INTO dispatcher.webhooks (id, business_id, mode, url, events, status, is_default, updated_at, sealed_signing_key)
-     SELECT id, 'bus.1', 'test', 'http://127.0.0.1:9/' || id, '["*"]', 'enabled', false, now(), 'v1:sealed'
-       FROM unnest(ARRAY['wh.a', 'wh.b', 'wh.c']) AS id`,
-  );
 });
 afterAll(async () => {
   await h.stop();
@@ -53,7 +46,7 @@ describe("the delivery worker's claim", () => {
     const b = await store("wh.b", "notification", 3);
     const claim = await claimDueDeliveries(db, { ...ROOM, busy: [{ webhookId: "wh.a", policy: "notification", room: 5 }] });
     expect(claim.deliveries.map((d) => d.id).sort()).toEqual([...a.slice(0, 5), ...b].sort());
-    expect(claim.deliveries[0]).toMatchObject({ url: expect.stringContaining("http://127.0.0.1:9/"), sealed_signing_key: "v1:sealed", attempts: 1, event_deliveries: 1 });
+    expect(claim.deliveries[0]).toMatchObject({ url: expect.stringContaining("http://127.0.0.1:9/"), sealed_signing_key: expect.stringMatching(/^v1:sealed-wh\.[ab]$/), attempts: 1, event_deliveries: 1 });
     expect(await claimed()).toEqual(a.slice(5, 12));
   });
 

@@ -44,3 +44,20 @@ export async function startDispatcher(options: Partial<DispatcherOptions> = {}):
     },
   };
 }
+
+/**
+ * The dispatcher's database with nothing running: for tests that store and claim deliveries themselves. Each
+ * webhook id given is stored enabled for business `bus.1` in test mode, at `http://127.0.0.1:9/<id>`, sealed key
+ * `v1:sealed-<id>`.
+ */
+export async function startStoppedDispatcher(webhookIds: string[]): Promise<DispatcherHarness> {
+  const h = await startDispatcher();
+  await h.service.stop();
+  await h.pg.db.query(
+    `INSERT INTO dispatcher.webhooks (id, business_id, mode, url, events, status, is_default, updated_at, sealed_signing_key)
+     SELECT id, 'bus.1', 'test', 'http://127.0.0.1:9/' || id, '["*"]', 'enabled', false, now(), 'v1:sealed-' || id
+       FROM unnest($1::text[]) AS id`,
+    [webhookIds],
+  );
+  return h;
+}
