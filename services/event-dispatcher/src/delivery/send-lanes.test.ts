@@ -66,6 +66,18 @@ describe("send lanes", () => {
     });
   });
 
+  it("a decision lane's room is bounded by the slots free now (decisions are never claimed to wait)", () => {
+    const lanes = small();
+    for (const webhook of ["wh.a", "wh.b", "wh.c"]) for (let i = 0; i < 2; i++) lanes.offer(notification(webhook));
+    lanes.offer(decision("wh.d"));
+    const room = lanes.room();
+    expect(room.perWebhookDecisions).toBe(1);
+    expect(room.busy).toContainEqual({ webhookId: "wh.d", policy: "decision", room: 1 });
+    lanes.offer(decision("wh.e"));
+    expect(lanes.room().perWebhookDecisions).toBe(0);
+    expect(lanes.room().busy).toContainEqual({ webhookId: "wh.d", policy: "decision", room: 0 });
+  });
+
   it("drain hands back everything waiting, and the lanes are empty once the sends under way finish", () => {
     const lanes = small();
     const chains = [1, 2, 3, 4].map((i) => notification("wh.a", `n${i}`));

@@ -117,11 +117,19 @@ export function createSendLanes<C extends Chain>(limits: SendLaneLimits): SendLa
       const free = Math.max(0, maxInFlight - inFlight);
       const notificationBudget = (maxInFlight - reservedForDecisions) * prefetch;
       const notifications = Math.max(0, notificationBudget - notificationsInFlight - notificationsWaiting);
+      // Decisions never wait in memory: a lane's room for them is also bounded by the slots free now.
+      const roomOf = (policy: string, left: number) => Math.max(0, policy === "decision" ? Math.min(left, free) : left);
       const busy = [...lanes].map(([key, lane]) => {
         const [policy, webhookId] = key.split(" ") as [string, string];
-        return { webhookId, policy, room: Math.max(0, laneBudget(policy) - lane.busy - lane.waiting.length) };
+        return { webhookId, policy, room: roomOf(policy, laneBudget(policy) - lane.busy - lane.waiting.length) };
       });
-      return { limit: free + notifications, notifications, perWebhookDecisions, perWebhookNotifications: perWebhook * prefetch, busy };
+      return {
+        limit: free + notifications,
+        notifications,
+        perWebhookDecisions: roomOf("decision", perWebhookDecisions),
+        perWebhookNotifications: perWebhook * prefetch,
+        busy,
+      };
     },
 
     drain() {
