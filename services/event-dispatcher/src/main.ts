@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DATA_KEY_PATTERN, runServiceProcess } from "@cardhold/platform";
 import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS } from "./domain/retry-schedule";
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_WEBHOOK } from "./delivery/delivery.worker";
 import { createService, NAME } from "./service";
 
 const msList = z
@@ -17,9 +18,9 @@ await runServiceProcess({
     DISPATCHER_RETRY_DELAYS_MS: msList,
     /** After this long since the first attempt an event is marked failed (3 days). */
     DISPATCHER_RETRY_WINDOW_MS: z.coerce.number().int().min(1).default(DEFAULT_RETRY_WINDOW_MS),
-    DISPATCHER_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1024).default(64),
-    /** Sends to one webhook at once: a slow receiver cannot take every slot. */
-    DISPATCHER_MAX_IN_FLIGHT_PER_WEBHOOK: z.coerce.number().int().min(1).max(1024).default(8),
+    DISPATCHER_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1024).default(DEFAULT_MAX_IN_FLIGHT),
+    /** Notifications to one webhook at once, at most (from 8, one more per fast answer): a slow receiver cannot take every slot. */
+    DISPATCHER_MAX_IN_FLIGHT_PER_WEBHOOK: z.coerce.number().int().min(1).max(1024).default(DEFAULT_MAX_IN_FLIGHT_PER_WEBHOOK),
     /** An in-flight delivery of a dispatcher that died is sent again after this long. */
     DISPATCHER_CLAIM_MS: z.coerce.number().int().min(5_000).default(30_000),
     /** Let live-mode deliveries connect to private, loopback and link-local addresses (off by default: SSRF). */

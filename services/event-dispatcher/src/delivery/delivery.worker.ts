@@ -21,7 +21,7 @@ import { createQueueVacuum, type QueueVacuumOptions } from "../store/queue-vacuu
 import { SCHEMA } from "../store/webhooks.store";
 import { createAttemptRecorder } from "./attempt-recorder";
 import { dispatcherFor, sendSigned, type SendResult } from "./send";
-import { createSendLanes, type Chain } from "./send-lanes";
+import { createSendLanes, FAST_ANSWER_MS, type Chain, type ChainOutcome } from "./send-lanes";
 import type { SigningKeys } from "./signing-keys";
 
 export interface DeliveryWorkerOptions {
@@ -34,8 +34,9 @@ export interface DeliveryWorkerOptions {
   /** Sends under way at once, in all. */
   maxInFlight?: number;
   /**
-   * Notifications under way at once to one webhook, so a slow receiver cannot take every slot (decisions to one webhook:
-   * this or half of maxInFlight, whichever is more).
+   * Notifications under way at once to one webhook at most, so a slow receiver cannot take every slot: a webhook starts
+   * with 8 and gets one more per fast answer, half as many after trouble (decisions to one webhook: this or half of
+   * maxInFlight, whichever is more).
    */
   maxInFlightPerWebhook?: number;
   pollMs?: number;
@@ -112,6 +113,11 @@ function nextStepAfter(c: ClaimedDelivery, startedAt: Date, result: SendResult, 
 /** Notifications claimed ahead of a free slot, as a multiple of a webhook's notification slots (see send-lanes). */
 const NOTIFICATION_PREFETCH = 8;
 
+export const DEFAULT_MAX_IN_FLIGHT = 256;
+export const DEFAULT_MAX_IN_FLIGHT_PER_WEBHOOK = 64;
+/** A webhook's notification window to begin with (it grows while the receiver answers fast; see send-lanes). */
+const START_PER_WEBHOOK = 8;
+
 type ClaimedChain = Chain & { deliveries: ClaimedDelivery[]; claimedAt: number };
 
 /** At most this many notifications of one resource are claimed together as they are stored (a chain). */
@@ -144,8 +150,9 @@ function filledLane(claimed: ClaimedDelivery[], limits: ClaimLimits): boolean {
 export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorker {
   const { db, logger, relay, schedule } = opts;
   const lanes = createSendLanes<ClaimedChain>({
-    maxInFlight: opts.maxInFlight ?? 64,
-    perWebhook: opts.maxInFlightPerWebhook ?? 8,
+    maxInFlight: opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+    perWebhook: opts.maxInFlightPerWebhook ?? DEFAULT_MAX_IN_FLIGHT_PER_WEBHOOK,
+    startPerWebhook: START_PER_WEBHOOK,
     prefetch: NOTIFICATION_PREFETCH,
   });
   const pollMs = opts.pollMs ?? 250;
@@ -188,23 +195,27 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     }, BOOKKEEPING);
   };
 
-  /** One delivery: sent and recorded. True when the receiver took it (the next of its resource may go). */
-  const deliver = async (c: ClaimedDelivery): Promise<boolean> => {
+  /**
+   * One delivery: sent and recorded. How it went: fast or slow when the receiver took it (the next of its resource may
+   * go), trouble when it did not, unknown when it was not sent.
+   */
+  const deliver = async (c: ClaimedDelivery): Promise<ChainOutcome> => {
     const startedAt = new Date();
     if (!c.url || !c.sealed_signing_key) {
       await failWebhookGone(c, startedAt);
-      return false;
+      return "unknown";
     }
     const timeout = sendTimeoutMs(c.policy, c.answer_by, startedAt.getTime());
     if (timeout === undefined) {
       await answerOverloaded(c, startedAt);
-      return false;
+      return "unknown";
     }
     const dispatcher = dispatcherFor(c.mode, opts.allowPrivateTargets ?? false);
     const signingKey = opts.signingKeys.open(c.webhook_id, c.sealed_signing_key);
     const result = await sendSigned(c.url, c.envelope, signingKey, c.event_id, timeout, dispatcher);
     await record(c, c.url, startedAt, result);
-    return isDelivered(result.httpStatus);
+    if (!isDelivered(result.httpStatus)) return "trouble";
+    return result.latencyMs <= FAST_ANSWER_MS ? "fast" : "slow";
   };
 
   /**
@@ -212,17 +223,20 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
    * was delivered. What is left when one is not delivered (it waits for its retry), or when half the claim is spent
    * (a later send could outlive it), is given back: the worker's claim takes it in order later.
    */
-  const deliverChain = async (chain: ClaimedDelivery[], claimedAt: number) => {
+  const deliverChain = async (chain: ClaimedDelivery[], claimedAt: number): Promise<ChainOutcome> => {
+    let outcome: ChainOutcome = "fast";
     for (const [i, c] of chain.entries()) {
       const rest = chain.slice(i + 1);
-      const delivered = await deliver(c);
-      if (rest.length === 0) return;
-      if (!delivered || Date.now() - claimedAt > claimMs / 2) {
+      const sent = await deliver(c);
+      if (sent !== "fast") outcome = sent;
+      if (rest.length === 0) return outcome;
+      if (sent === "trouble" || sent === "unknown" || Date.now() - claimedAt > claimMs / 2) {
         for (const later of rest) await releaseClaim(db, later.id);
         leftWork = true;
-        return;
+        return outcome;
       }
     }
+    return outcome;
   };
 
   /** Too late to ask: not sent; the engine applies the timeout default at once (statusReason platform-overloaded). */
@@ -293,21 +307,25 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
 
   const launch = (chain: ClaimedChain) => {
     const work = startChain(chain)
-      .catch((err: unknown) => logger.error({ err, deliveryId: chain.deliveries[0]!.id }, "delivery bookkeeping failed; it will be retried"))
-      .finally(() => {
+      .catch((err: unknown): ChainOutcome => {
+        logger.error({ err, deliveryId: chain.deliveries[0]!.id }, "delivery bookkeeping failed; it will be retried");
+        return "unknown";
+      })
+      .then((outcome) => {
         inFlight.delete(work);
         vacuum.finished(chain.deliveries.length);
-        for (const next of lanes.finished(chain)) launch(next);
+        for (const next of lanes.finished(chain, outcome)) launch(next);
         if (leftWork) worker.wake();
       });
     inFlight.add(work);
   };
 
   /** A chain that waited for a slot past half its claim is given back (a later send could outlive the claim). */
-  const startChain = async (chain: ClaimedChain) => {
+  const startChain = async (chain: ClaimedChain): Promise<ChainOutcome> => {
     if (Date.now() - chain.claimedAt <= claimMs / 2) return deliverChain(chain.deliveries, chain.claimedAt);
     for (const claimed of chain.deliveries) await releaseClaim(db, claimed.id);
     leftWork = true;
+    return "unknown";
   };
 
   const tick = async (): Promise<boolean> => {

@@ -1,12 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { createSendLanes, type Chain } from "./send-lanes";
+import { createSendLanes, type Chain, type ChainOutcome } from "./send-lanes";
 
 type Named = Chain & { name: string };
 const notification = (webhookId: string, name = webhookId): Named => ({ policy: "notification", webhookId, name });
 const decision = (webhookId: string, name = webhookId): Named => ({ policy: "decision", webhookId, name });
 
 /** maxInFlight 8: 2 reserved for decisions, so 6 notification slots in all; 2 per webhook's notifications, 4 for decisions. */
-const small = () => createSendLanes<Named>({ maxInFlight: 8, perWebhook: 2, prefetch: 3 });
+const small = () => createSendLanes<Named>({ maxInFlight: 8, perWebhook: 2, startPerWebhook: 2, prefetch: 3 });
+
+/** A webhook's notification window from 2 up to 6 (decisions: 8 of 16 slots). */
+const adaptive = () => createSendLanes<Named>({ maxInFlight: 16, perWebhook: 6, startPerWebhook: 2, prefetch: 2 });
+
+/** How many notifications of wh.a start at once after these outcomes (each outcome: one send started and finished). */
+function windowAfter(outcomes: ChainOutcome[]): number {
+  const lanes = adaptive();
+  for (const outcome of outcomes) {
+    const c = notification("wh.a");
+    expect(lanes.offer(c)).toBe("start");
+    lanes.finished(c, outcome);
+  }
+  let started = 0;
+  while (lanes.offer(notification("wh.a")) === "start") started += 1;
+  return started;
+}
 
 describe("send lanes", () => {
   it.each([
@@ -87,5 +103,41 @@ describe("send lanes", () => {
     expect(lanes.finished(chains[1]!)).toEqual([]);
     expect(lanes.inFlight()).toBe(0);
     expect(lanes.room().busy).toEqual([]);
+  });
+
+  it.each<{ outcomes: ChainOutcome[]; window: number }>([
+    { outcomes: [], window: 2 },
+    { outcomes: ["fast"], window: 3 },
+    { outcomes: ["fast", "fast", "fast"], window: 5 },
+    // Never above the most per webhook.
+    { outcomes: Array<ChainOutcome>(10).fill("fast"), window: 6 },
+    // A slow answer or an unknown outcome holds the window.
+    { outcomes: ["fast", "fast", "slow", "unknown"], window: 4 },
+    // Trouble halves it, never below the start.
+    { outcomes: ["fast", "fast", "fast", "fast", "trouble"], window: 3 },
+    { outcomes: ["fast", "trouble", "trouble"], window: 2 },
+  ])("a webhook's notification window after $outcomes: $window", ({ outcomes, window }) => {
+    expect(windowAfter(outcomes)).toBe(window);
+  });
+
+  it("a grown window is kept while its lane is idle, and a claim may take what it holds", () => {
+    const lanes = adaptive();
+    for (let i = 0; i < 2; i++) {
+      const c = notification("wh.a");
+      lanes.offer(c);
+      lanes.finished(c, "fast");
+    }
+    expect(lanes.inFlight()).toBe(0);
+    // 4 slots, times the prefetch of 2; a webhook never seen gets the start's 2 × 2.
+    expect(lanes.room().busy).toEqual([{ webhookId: "wh.a", policy: "notification", room: 8 }]);
+    expect(lanes.room().perWebhookNotifications).toBe(4);
+  });
+
+  it("decisions keep their fixed slots whatever their answers", () => {
+    const lanes = adaptive();
+    const d = decision("wh.a");
+    lanes.offer(d);
+    lanes.finished(d, "trouble");
+    expect(Array.from({ length: 9 }, () => lanes.offer(decision("wh.a")))).toEqual([...Array<string>(8).fill("start"), "refuse"]);
   });
 });

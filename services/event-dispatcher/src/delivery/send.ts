@@ -15,7 +15,7 @@ export interface SendResult {
 
 const MAX_BODY = 65_536;
 
-const AGENT_OPTIONS = { keepAliveTimeout: 10_000, connections: 128 } satisfies Agent.Options;
+const AGENT_OPTIONS = { keepAliveTimeout: 10_000, connections: 256 } satisfies Agent.Options;
 /** Test mode, or live mode with private targets allowed: any address. */
 const anyAddress = new Agent(AGENT_OPTIONS);
 /** Live mode: each new connection only to a public address, checked on the address connected to. */
