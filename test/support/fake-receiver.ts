@@ -22,6 +22,9 @@ export interface Answer {
  */
 export class FakeReceiver {
   readonly received: ReceivedRequest[] = [];
+  /** The most requests it was answering at once (received, not yet answered). */
+  mostAtOnce = 0;
+  private answering = 0;
   private answer: (req: ReceivedRequest) => Answer = () => ({ status: 200, body: { code: "success" } });
   private server?: Server;
   url = "";
@@ -49,7 +52,10 @@ export class FakeReceiver {
         const request: ReceivedRequest = { at: Date.now(), path: req.url ?? "", headers: req.headers, raw, json };
         this.received.push(request);
         const answer = this.answer(request);
+        this.answering += 1;
+        this.mostAtOnce = Math.max(this.mostAtOnce, this.answering);
         const send = () => {
+          this.answering -= 1;
           if (res.destroyed) return;
           res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
           res.end(answer.body === undefined ? "" : JSON.stringify(answer.body));

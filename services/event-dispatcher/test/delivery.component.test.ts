@@ -282,11 +282,29 @@ describe("routing and isolation", () => {
     await webhook(slowBiz, slow.url);
     await webhook(fastBiz, fast.url);
     // More slow deliveries than there are slots in all: the per-webhook cap keeps room for others.
-    await Promise.all(Array.from({ length: 80 }, (_, i) => publishEvent(slowBiz, "card.transaction.created", { i })));
+    await Promise.all(Array.from({ length: 300 }, (_, i) => publishEvent(slowBiz, "card.transaction.created", { i })));
     const started = Date.now();
     const quick = await publishEvent(fastBiz, "card.transaction.created", {});
     await eventually(() => expect(fast.byEvent(quick.id)).toHaveLength(1));
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("a webhook gets 8 notifications at once to begin with, more while it answers within a second, never more than 64", async () => {
+    const slow = await receiver();
+    const fast = await receiver();
+    slow.answerWith({ status: 200, delayMs: 1_100 });
+    fast.answerWith({ status: 200, delayMs: 20 });
+    const slowBiz = business();
+    const fastBiz = business();
+    await webhook(slowBiz, slow.url);
+    await webhook(fastBiz, fast.url);
+    const slowEvents = await Promise.all(Array.from({ length: 24 }, (_, i) => publishEvent(slowBiz, "card.transaction.created", { i })));
+    const fastEvents = await Promise.all(Array.from({ length: 600 }, (_, i) => publishEvent(fastBiz, "card.transaction.created", { i })));
+    await eventually(() => expect(fast.received.length).toBeGreaterThanOrEqual(fastEvents.length), 15_000);
+    await eventually(() => expect(slow.received.length).toBeGreaterThanOrEqual(slowEvents.length), 15_000);
+    expect(slow.mostAtOnce).toBe(8);
+    expect(fast.mostAtOnce).toBeGreaterThan(8);
+    expect(fast.mostAtOnce).toBeLessThanOrEqual(64);
   });
 
   it("a redelivered events.v1 message is delivered once", async () => {

@@ -199,7 +199,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
    * One delivery: sent and recorded. How it went: fast or slow when the receiver took it (the next of its resource may
    * go), trouble when it did not, unknown when it was not sent.
    */
-  const deliver = async (c: ClaimedDelivery): Promise<ChainOutcome> => {
+  const deliver = async (c: ClaimedDelivery, answered?: (outcome: ChainOutcome) => void): Promise<ChainOutcome> => {
     const startedAt = new Date();
     if (!c.url || !c.sealed_signing_key) {
       await failWebhookGone(c, startedAt);
@@ -213,9 +213,10 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     const dispatcher = dispatcherFor(c.mode, opts.allowPrivateTargets ?? false);
     const signingKey = opts.signingKeys.open(c.webhook_id, c.sealed_signing_key);
     const result = await sendSigned(c.url, c.envelope, signingKey, c.event_id, timeout, dispatcher);
+    const outcome = !isDelivered(result.httpStatus) ? "trouble" : result.latencyMs <= FAST_ANSWER_MS ? "fast" : "slow";
+    answered?.(outcome);
     await record(c, c.url, startedAt, result);
-    if (!isDelivered(result.httpStatus)) return "trouble";
-    return result.latencyMs <= FAST_ANSWER_MS ? "fast" : "slow";
+    return outcome;
   };
 
   /**
@@ -223,11 +224,11 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
    * was delivered. What is left when one is not delivered (it waits for its retry), or when half the claim is spent
    * (a later send could outlive it), is given back: the worker's claim takes it in order later.
    */
-  const deliverChain = async (chain: ClaimedDelivery[], claimedAt: number): Promise<ChainOutcome> => {
+  const deliverChain = async (chain: ClaimedDelivery[], claimedAt: number, lastAnswered: (outcome: ChainOutcome) => void): Promise<ChainOutcome> => {
     let outcome: ChainOutcome = "fast";
     for (const [i, c] of chain.entries()) {
       const rest = chain.slice(i + 1);
-      const sent = await deliver(c);
+      const sent = await deliver(c, rest.length === 0 ? (last) => lastAnswered(last === "fast" ? outcome : last) : undefined);
       if (sent !== "fast") outcome = sent;
       if (rest.length === 0) return outcome;
       if (sent === "trouble" || sent === "unknown" || Date.now() - claimedAt > claimMs / 2) {
@@ -305,8 +306,19 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     }
   };
 
+  /**
+   * A chain's slot is freed when its last send is answered: recording the attempt is the dispatcher's own work, and
+   * the receiver may take the next send meanwhile (the next delivery of the same resource is claimable only once the
+   * attempt is recorded, so per-resource order holds).
+   */
   const launch = (chain: ClaimedChain) => {
-    const work = startChain(chain)
+    let freed = false;
+    const free = (outcome: ChainOutcome) => {
+      if (freed) return;
+      freed = true;
+      for (const next of lanes.finished(chain, outcome)) launch(next);
+    };
+    const work = startChain(chain, free)
       .catch((err: unknown): ChainOutcome => {
         logger.error({ err, deliveryId: chain.deliveries[0]!.id }, "delivery bookkeeping failed; it will be retried");
         return "unknown";
@@ -314,15 +326,15 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       .then((outcome) => {
         inFlight.delete(work);
         vacuum.finished(chain.deliveries.length);
-        for (const next of lanes.finished(chain, outcome)) launch(next);
+        free(outcome);
         if (leftWork) worker.wake();
       });
     inFlight.add(work);
   };
 
   /** A chain that waited for a slot past half its claim is given back (a later send could outlive the claim). */
-  const startChain = async (chain: ClaimedChain): Promise<ChainOutcome> => {
-    if (Date.now() - chain.claimedAt <= claimMs / 2) return deliverChain(chain.deliveries, chain.claimedAt);
+  const startChain = async (chain: ClaimedChain, lastAnswered: (outcome: ChainOutcome) => void): Promise<ChainOutcome> => {
+    if (Date.now() - chain.claimedAt <= claimMs / 2) return deliverChain(chain.deliveries, chain.claimedAt, lastAnswered);
     for (const claimed of chain.deliveries) await releaseClaim(db, claimed.id);
     leftWork = true;
     return "unknown";
