@@ -3,6 +3,7 @@
  * decided authorization comes back, with a receiver that approves at once. Reports, per offered rate, the latency the
  * platform adds (end to end minus the receiver's own handling time) and the rate achieved.
  *   all-in-one:  npx tsx bench/authorization.bench.ts --mode all-in-one --rates 10,20,40 --seconds 10 [--statements]
+ *                [--warm-up-seconds 10]
  *   distributed: KAFKA_BROKERS=127.0.0.1:9092 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \
  *                npx tsx bench/authorization.bench.ts --mode distributed --rates 25,50,100,150 --seconds 10
  * Open loop: requests start at fixed intervals whatever the answers do, so queueing shows in the latency.
@@ -27,6 +28,12 @@ const { values } = parseArgs({
     connections: { type: "string", default: "256" },
     /** All-in-one: also report statements per authorization (pg_stat_statements on the embedded server). */
     statements: { type: "boolean", default: false },
+    /**
+     * Seconds at the first rate before anything is measured (default 0: only a short run at 5/s). A jump from a few
+     * requests a second to a hundred-odd costs about a second of slow answers (JIT, new connections, statements
+     * prepared on them); this measures the steady state apart from it.
+     */
+    "warm-up-seconds": { type: "string", default: "0" },
   },
 });
 const rates = values.rates.split(",").map(Number);
@@ -101,8 +108,8 @@ const LATE_MS = 4_250;
 let cpuGroups: ProcessGroups = {};
 let statements: StatementStats | undefined;
 
-async function step(base: string, key: string, cards: string[], rate: number) {
-  const total = Math.round(rate * seconds);
+async function step(base: string, key: string, cards: string[], rate: number, forSeconds = seconds) {
+  const total = Math.round(rate * forSeconds);
   await statements?.reset();
   const cpuBefore = readCpu(cpuGroups);
   const added: number[] = [];
@@ -156,6 +163,8 @@ async function step(base: string, key: string, cards: string[], rate: number) {
 async function run(base: string, key: string, mode: string) {
   const cards = await setUp(base, key, Number(values.cards));
   await step(base, key, cards, Math.min(5, rates[0]!)); // warm-up: connections, JIT, plans
+  const warmUp = Number(values["warm-up-seconds"]);
+  if (warmUp > 0) await step(base, key, cards, rates[0]!, warmUp);
   for (const rate of rates) console.log(JSON.stringify({ mode, ...(await step(base, key, cards, rate)) }));
 }
 
