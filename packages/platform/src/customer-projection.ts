@@ -81,15 +81,21 @@ export async function findProjectedCustomers(
   waitMs = 0,
 ): Promise<ProjectedCustomer[]> {
   const deadline = Date.now() + waitMs;
+  const read = async () =>
+    (
+      await db.query<ProjectedCustomer & Record<string, unknown>>(
+        `SELECT id, name, status, record FROM ${schema}.customers WHERE id = ANY($1::text[]) AND business_id = $2 AND mode = $3`,
+        [ids, scope.businessId, scope.mode],
+      )
+    ).rows;
   for (;;) {
-    const { rows } = await db.query<ProjectedCustomer & Record<string, unknown>>(
-      `SELECT id, name, status, record FROM ${schema}.customers WHERE id = ANY($1::text[]) AND business_id = $2 AND mode = $3`,
-      [ids, scope.businessId, scope.mode],
-    );
+    const rows = await read();
     const found = new Set(rows.map((r) => r.id));
     const missing = [...new Set(ids)].filter((id) => !found.has(id));
-    // Wait only for ids made moments ago (their customers.v1 message may be in flight) and not another business's.
-    if (missing.length === 0 || Date.now() >= deadline || !(await mayStillBeProjected(db, schema, missing))) return rows;
+    if (missing.length === 0 || Date.now() >= deadline) return rows;
+    // Wait only for ids made moments ago (their customers.v1 message may be in flight) and not another business's. An
+    // id the projection holds now is another business's, or arrived since the read above: one more read tells which.
+    if (!(await mayStillBeProjected(db, schema, missing))) return read();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
