@@ -238,6 +238,18 @@ describe("customers through the gateway", () => {
     expect(back.body.data.map((c: { id: string }) => c.id)).toEqual(newestFirst.slice(0, 2));
     const all = await call("GET", "/customers?countTotal", { key: testKey });
     expect(all.body.metadata).toEqual({ hasMore: false, totalCount: 5 });
+    // After the last one: an empty page. After an id that is not one of this business's customers: 400.
+    const end = await call("GET", `/customers?after=${newestFirst[4]}`, { key: testKey });
+    expect(end.status).toBe(200);
+    expect(end.body).toMatchObject({ data: [], metadata: { hasMore: false } });
+    const elsewhere = (await call("POST", "/customers", { key: (await newBusiness("Elsewhere")).testKey, body: await customerBody("list-x") })).body.data.id;
+    for (const cursor of [elsewhere, "cus.11pAZ38aSVwFAgRs9"]) {
+      for (const direction of ["after", "before"]) {
+        const unknown = await call("GET", `/customers?${direction}=${cursor}`, { key: testKey });
+        expect(unknown.status).toBe(400);
+        expect(unknown.body.code).toBe("invalid-query");
+      }
+    }
   });
 
   it("publishes each change on customers.v1: other services' projections follow", async () => {

@@ -32,12 +32,13 @@ const INVALID_REGEX = "2201B";
 export async function listResource<Row>(req: Request, opts: ListOptions<Row>) {
   const query = withinFixed(parseOrThrow(req.query as Record<string, unknown>, opts.spec), opts);
   try {
-    const cursorCheck = compileCursorCheck(query, opts.spec, opts.scope);
+    const page = compileListQuery(query, opts.spec, opts.scope);
+    const { rows } = await opts.db.query(ONE_OFF + page.text, page.values);
+    // An unknown cursor leaves the page empty: only then is it worth a statement to tell that from the end of the list.
+    const cursorCheck = rows.length === 0 ? compileCursorCheck(query, opts.spec, opts.scope) : undefined;
     if (cursorCheck && (await opts.db.query(ONE_OFF + cursorCheck.text, cursorCheck.values)).rowCount === 0) {
       throw new AppError(400, "invalid-query", `no ${opts.spec.name} ${query.after ?? query.before} to page from`);
     }
-    const page = compileListQuery(query, opts.spec, opts.scope);
-    const { rows } = await opts.db.query(ONE_OFF + page.text, page.values);
     const { data, metadata } = finishPage(rows as Row[], query);
     let records = data.map(opts.toRecord);
     if (opts.loaders) records = await applyExpand(records, query, opts.spec, opts.loaders, opts.scope);
