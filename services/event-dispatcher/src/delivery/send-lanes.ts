@@ -8,7 +8,8 @@ export interface Chain {
 
 /**
  * How a chain's sends went, for its lane's window: every send delivered (2xx) within FAST_ANSWER_MS, delivered but
- * slower, or not delivered (another status, a timeout, no connection). Unknown when its bookkeeping failed.
+ * slower, or not delivered (another status, a timeout, no connection). Unknown when nothing was sent (no webhook, too
+ * late to ask, given back) or its bookkeeping failed.
  */
 export type ChainOutcome = "fast" | "slow" | "trouble" | "unknown";
 
