@@ -6,7 +6,8 @@
  *                [--warm-up-seconds 10]
  *   distributed: KAFKA_BROKERS=127.0.0.1:9092 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \
  *                npx tsx bench/authorization.bench.ts --mode distributed --rates 25,50,100,150 --seconds 10
- * Open loop: requests start at fixed intervals whatever the answers do, so queueing shows in the latency.
+ * Open loop: requests start at fixed intervals whatever the answers do, so queueing shows in the latency. Ends with a
+ * ledger audit: authorizations left undecided and any broken ledger invariant (an empty list when the books are exact).
  */
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
@@ -14,6 +15,7 @@ import { Agent, request } from "undici";
 import { createScratchDatabase } from "../test/integration/support/scratch-database";
 import { startPlatform } from "../test/integration/support/service-processes";
 import { createBusiness } from "../test/support/api-client";
+import { ledgerProblems } from "../test/support/ledger-invariants";
 import { startBenchedAllInOne } from "./support/all-in-one-process";
 import { statementStats, type StatementStats } from "./support/statement-stats";
 import { cpuPerOperation, pidFromFile, processTree, readCpu, type ProcessGroups } from "./support/process-cpu";
@@ -190,6 +192,24 @@ async function printTimeline(url: string) {
   await db.end();
 }
 
+/**
+ * After every step: the ledger's invariants (test/support/ledger-invariants.ts) and authorizations left undecided, so
+ * an overload run also shows that nothing was lost and the books are exact.
+ */
+async function printLedgerAudit(url: string) {
+  const { default: pg } = await import("pg");
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const deadline = Date.now() + 10_000; // the last decisions and deliveries settle
+  let undecided = Infinity;
+  while (undecided > 0 && Date.now() < deadline) {
+    undecided = Number((await db.query("SELECT count(*) AS n FROM engine.authorizations WHERE status = 'pending'")).rows[0].n);
+    if (undecided > 0) await new Promise((r) => setTimeout(r, 250));
+  }
+  console.log(JSON.stringify({ ledgerAudit: { undecided, problems: await ledgerProblems((text) => db.query(text)) } }));
+  await db.end();
+}
+
 /** The machine's PostgreSQL (the distributed mode's): its postmaster and backends. */
 const sharedPostgres = () => {
   const postmaster = pidFromFile("/var/lib/postgresql/15/main/postmaster.pid");
@@ -203,6 +223,7 @@ if (values.mode === "all-in-one") {
   cpuGroups = { "all-in-one": () => [platform.child.pid!], postgres: platform.postgresPids };
   if (values.statements) statements = await statementStats(platform.databaseUrl());
   await run(platform.url, platform.testKey, "all-in-one");
+  await printLedgerAudit(platform.databaseUrl());
   await statements?.close();
   await platform.stop();
 } else {
@@ -214,6 +235,7 @@ if (values.mode === "all-in-one") {
   await new Promise((r) => setTimeout(r, 3_000)); // the default webhook reaches the dispatcher
   await run(platform.gatewayUrl, key, "distributed");
   if (process.env.BENCH_TIMELINE) await printTimeline(database.url);
+  await printLedgerAudit(database.url);
   await platform.stop();
   await database.drop();
 }
