@@ -193,7 +193,7 @@ async function printTimeline(url: string) {
 }
 
 /**
- * After every step: the ledger's invariants (test/support/ledger-invariants.ts) and authorizations left undecided, so
+ * After the run: the ledger's invariants (test/support/ledger-invariants.ts) and authorizations left undecided, so
  * an overload run also shows that nothing was lost and the books are exact.
  */
 async function printLedgerAudit(url: string) {
