@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDb } from "./db";
 import { privateDirectory, startEmbeddedPostgres } from "./embedded-postgres";
@@ -46,6 +46,19 @@ describe("the embedded PostgreSQL", () => {
       expect(rows[0]).toMatchObject({ version: expect.stringMatching(/^PostgreSQL 18/), listen: "" });
       expect(readFileSync(join(dir, "server.log"), "utf8")).not.toMatch(/listening on IPv/);
       expect(worldReadable(dir)).toEqual([]);
+    } finally {
+      await db.close();
+      await server.stop();
+    }
+  });
+
+  it("starts from a directory given relative to the working directory (as npm start's ./.data)", async () => {
+    const dir = newDir();
+    const server = await startEmbeddedPostgres({ dir: relative(process.cwd(), dir) });
+    const db = createDb({ url: server.url, poolSize: 1 });
+    try {
+      expect((await db.query<{ one: number }>("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+      expect(server.url).toContain(`host=${encodeURIComponent(join(dir, "run"))}`);
     } finally {
       await db.close();
       await server.stop();

@@ -1,7 +1,7 @@
 import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import pg from "pg";
 import { startPostgresServer, type PostgresServer } from "./embedded/postgres-server";
 import { closedAncestor, serverAccount } from "./embedded/server-account";
@@ -35,7 +35,8 @@ export const THROWAWAY_SETTINGS = { fsync: "off", synchronous_commit: "off", ful
  */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const throwaway = opts.dir === undefined;
-  const dir = opts.dir ?? join(mkdtempSync(join(tmpdir(), "cardhold-pg-")), "pg");
+  // Absolute: the server resolves its socket directory from inside its cluster directory, not from ours.
+  const dir = resolve(opts.dir ?? join(mkdtempSync(join(tmpdir(), "cardhold-pg-")), "pg"));
   await mkdir(dir, { recursive: true });
   if (throwaway) privateDirectory(dirname(dir));
   checkReachable(dir);
