@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { Kafka, logLevel } from "kafkajs";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKafkaBus, type Bus, type IncomingMessage } from "@cardhold/bus";
@@ -65,5 +66,55 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
     });
     await producer.publish([{ topic: TOPICS.events, key: `${run}-retry`, value: { retry: true } }]);
     await eventually(() => expect(attempts.length).toBeGreaterThanOrEqual(3), 60_000);
+  });
+
+  /** The group's committed offsets on events.v1, summed over its partitions (-1, nothing committed, counts as 0). */
+  const committed = async (group: string) => {
+    const admin = new Kafka({ clientId: "bus-it-admin", brokers: KAFKA_BROKERS!.split(","), logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const [topic] = await admin.fetchOffsets({ groupId: group, topics: [TOPICS.events] });
+      return topic!.partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0);
+    } finally {
+      await admin.disconnect();
+    }
+  };
+  const endOffsets = async () => {
+    const admin = new Kafka({ clientId: "bus-it-admin", brokers: KAFKA_BROKERS!.split(","), logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      return (await admin.fetchTopicOffsets(TOPICS.events)).reduce((sum, p) => sum + Number(p.offset), 0);
+    } finally {
+      await admin.disconnect();
+    }
+  };
+
+  it("commits what it handled within a second while it runs", async () => {
+    const group = `bus-it-${run}-commits`;
+    const consumer = await newBus();
+    const handled: IncomingMessage[] = [];
+    await consumer.subscribe({ group, topics: [TOPICS.events], batchHandler: async (messages) => void handled.push(...messages) });
+    const key = `${run}-commits`;
+    for (let n = 0; n < 30; n++) await producer.publish([{ topic: TOPICS.events, key, value: { n } }]);
+    await eventually(() => expect(handled.filter((m) => m.key === key)).toHaveLength(30), 30_000);
+    const end = await endOffsets();
+    // The consumer is still running: its timer commits, nothing else does.
+    await eventually(async () => expect(await committed(group)).toBe(end), 5_000);
+  });
+
+  it("commits what it handled when it stops: a consumer of the same group started afterwards gets only what is new", async () => {
+    const group = `bus-it-${run}-restart`;
+    const key = `${run}-restart`;
+    const first = await newBus();
+    const firstSeen: number[] = [];
+    await first.subscribe({ group, topics: [TOPICS.events], handler: async (m) => void (m.key === key && firstSeen.push((m.value as { n: number }).n)) });
+    await producer.publish(Array.from({ length: 5 }, (_, n) => ({ topic: TOPICS.events, key, value: { n } })));
+    await eventually(() => expect(firstSeen).toHaveLength(5), 30_000);
+    await first.stop();
+    await producer.publish(Array.from({ length: 3 }, (_, n) => ({ topic: TOPICS.events, key, value: { n: 5 + n } })));
+    const second = await newBus();
+    const secondSeen: number[] = [];
+    await second.subscribe({ group, topics: [TOPICS.events], handler: async (m) => void (m.key === key && secondSeen.push((m.value as { n: number }).n)) });
+    await eventually(() => expect(secondSeen).toEqual([5, 6, 7]), 30_000);
   });
 });

@@ -30,7 +30,39 @@ function kafkaLogCreator(logger: Logger) {
     };
 }
 
+/**
+ * Offsets are committed at most this often: an offset commit is a broker request, which costs the broker as much as
+ * the message itself, and kafkajs left to itself commits after every batch it hands over (whatever its autoCommit
+ * interval says). After a crash the last half second is consumed again, which the consumers' inboxes make harmless
+ * (at-least-once, handled once).
+ */
 const OFFSET_COMMIT_INTERVAL_MS = 500;
+
+type PartitionOffset = { topic: string; partition: number; offset: string };
+
+/** What a consumer has handled and not yet committed, per partition: the next offset to read. */
+function createOffsetProgress(consumer: Consumer, logger: Logger) {
+  let handled = new Map<string, PartitionOffset>();
+  const commit = async () => {
+    if (handled.size === 0) return;
+    const offsets = [...handled.values()];
+    handled = new Map();
+    // A failed commit (a rebalance, the broker away) only means those messages may be consumed again.
+    await consumer.commitOffsets(offsets).catch((err: unknown) => logger.debug({ err }, "offset commit failed; the messages may be consumed again"));
+  };
+  const timer = setInterval(() => void commit(), OFFSET_COMMIT_INTERVAL_MS);
+  timer.unref();
+  return {
+    handled(topic: string, partition: number, lastOffset: string) {
+      handled.set(`${topic}:${partition}`, { topic, partition, offset: (BigInt(lastOffset) + 1n).toString() });
+    },
+    /** Commits what is left and stops the timer (before the consumer disconnects). */
+    async close() {
+      clearInterval(timer);
+      await commit();
+    },
+  };
+}
 
 /** The bus over Kafka: an idempotent producer (acks=all) and one kafkajs consumer per subscription group. */
 export function createKafkaBus(opts: KafkaBusOptions): Bus {
@@ -43,7 +75,9 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
   });
   const admin = kafka.admin();
   const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-  const consumers: Consumer[] = [];
+  const consumers: { consumer: Consumer; progress: ReturnType<typeof createOffsetProgress> }[] = [];
+  let stopping = false;
+  const handling = new Set<Promise<void>>();
 
   const createTopics = async () => {
     await admin.createTopics({
@@ -82,7 +116,8 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
     async subscribe(subscription: Subscription) {
       // A member that died without leaving (SIGKILL) holds its partitions until its session times out: keep that short.
       const consumer = kafka.consumer({ groupId: subscription.group, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
-      consumers.push(consumer);
+      const progress = createOffsetProgress(consumer, opts.logger);
+      consumers.push({ consumer, progress });
       await consumer.connect();
       await consumer.subscribe({ topics: subscription.topics, fromBeginning: true });
       const toIncoming = (topic: string, partition: number, message: KafkaMessage): IncomingMessage => {
@@ -102,26 +137,24 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
         };
       };
       const { handler, batchHandler } = subscription;
+      const chunkSize = batchHandler ? MAX_BATCH : 1;
       await consumer.run({
         // Partitions are independent (order is per key), so handle them side by side.
         partitionsConsumedConcurrently: opts.partitions ?? 3,
-        // Offsets are committed at most every half second instead of after each fetch: an offset commit is a broker
-        // request, which costs the broker as much as the message itself. After a crash the last half second is
-        // consumed again, which the consumers' inboxes make harmless (at-least-once, handled once).
-        autoCommitInterval: OFFSET_COMMIT_INTERVAL_MS,
-        ...(batchHandler
-          ? {
-              eachBatchAutoResolve: false,
-              eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-                for (let i = 0; i < batch.messages.length && isRunning() && !isStale(); i += MAX_BATCH) {
-                  const chunk = batch.messages.slice(i, i + MAX_BATCH);
-                  await batchHandler(chunk.map((m) => toIncoming(batch.topic, batch.partition, m)));
-                  resolveOffset(chunk.at(-1)!.offset);
-                  await heartbeat();
-                }
-              },
-            }
-          : { eachMessage: ({ topic, partition, message }) => handler!(toIncoming(topic, partition, message)) }),
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          for (let i = 0; i < batch.messages.length && isRunning() && !isStale() && !stopping; i += chunkSize) {
+            const chunk = batch.messages.slice(i, i + chunkSize).map((m) => toIncoming(batch.topic, batch.partition, m));
+            const handled = batchHandler ? batchHandler(chunk) : handler!(chunk[0]!);
+            handling.add(handled);
+            await handled.finally(() => handling.delete(handled));
+            const last = chunk.at(-1)!.offset;
+            resolveOffset(last);
+            progress.handled(batch.topic, batch.partition, last);
+            await heartbeat();
+          }
+        },
       });
     },
     async ready() {
@@ -133,7 +166,11 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       }
     },
     async stop() {
-      await Promise.allSettled(consumers.map((c) => c.disconnect()));
+      // Handlers stop taking messages, then what they handled is committed, then the consumers leave their groups.
+      stopping = true;
+      await Promise.allSettled([...handling]);
+      await Promise.allSettled(consumers.map(({ progress }) => progress.close()));
+      await Promise.allSettled(consumers.map(({ consumer }) => consumer.disconnect()));
       await producer.disconnect().catch(() => undefined);
       await admin.disconnect().catch(() => undefined);
     },
