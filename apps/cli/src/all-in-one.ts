@@ -79,7 +79,6 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     return pool;
   };
   const bus = createMemoryBus({ logger: rootLogger });
-  await bus.start();
   const internalToken = randomBytes(24).toString("hex");
   const depsFor = (name: string): ServiceDeps => ({
     db: poolFor(name),
@@ -121,6 +120,8 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
   const gateway = await createGateway({ ...gatewayDeps, upstreams: apps as Record<Upstream, Service["app"]>, operatorToken: opts.operatorToken, secretsKey });
   services.push(gateway);
   for (const service of services) await service.start();
+  // Every consumer group has subscribed: from now on the bus drops what they all handled (memory-bus.ts).
+  await bus.start();
   const front = await listen(gateway.app, opts.port ?? 8080, opts.host ?? "127.0.0.1");
   listening.push(front);
 

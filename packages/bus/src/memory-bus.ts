@@ -5,10 +5,8 @@ import { partitionFor } from "./partition";
 
 const PARTITIONS = 8;
 const MAX_RETRY_DELAY_MS = 5_000;
-/** Messages every group has handled that a partition keeps for a group subscribing later (Kafka's retention). */
-const RETAINED_HANDLED = 1_000;
 /** Handled messages are dropped this many at a time, so trimming costs nothing per message. */
-const TRIM_CHUNK = 512;
+const TRIM_CHUNK = 64;
 
 interface StoredMessage extends IncomingMessage {
   /** Groups that have yet to handle this message; the publisher waits for them. */
@@ -52,9 +50,14 @@ export interface MemoryBus extends Bus {
 
 /**
  * An in-process bus with Kafka's guarantees that matter here: per-key order (keys hash to partitions, each
- * partition is handled in sequence), consumer groups, and at-least-once with retry. A new group starts from the
- * oldest message kept: a partition keeps what some group has yet to handle, and the last 1,000 messages every group
- * handled; older ones are dropped (a long-running all-in-one would otherwise keep every message it ever carried).
+ * partition is handled in sequence), consumer groups, and at-least-once with retry.
+ *
+ * Until start() the bus keeps every message, so a group that subscribes before it sees all that was published
+ * before it (the all-in-one starts its services, whose relays may publish a crashed run's outbox, then the bus).
+ * From start() on, a message is dropped once every subscribed group has handled it; a group subscribing later
+ * starts from the oldest message kept. Keeping handled messages for such latecomers (it kept the last 1,000 of each
+ * partition) held every message for seconds at 250 authorizations/s: they outlived the young generation, filled the
+ * old one and its collections put p99 from ~30 to ~50 ms (bench/README.md, ninth session).
  */
 export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
   const { logger, handledWaitMs = 10_000 } = opts;
@@ -62,6 +65,8 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
   const groups = new Map<string, Group>();
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
+  /** Handled messages are dropped only once start() says every group that consumes has subscribed. */
+  let dropping = false;
 
   const partitionsOf = (topic: string) => {
     let partitions = log.get(topic);
@@ -116,10 +121,11 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
     cursor.running = false;
   };
 
-  /** Drops the oldest messages once every group subscribed to the topic is past them, keeping RETAINED_HANDLED. */
+  /** Drops the oldest messages once every group subscribed to the topic is past them. */
   const dropHandled = (topic: string, partition: number) => {
+    if (!dropping) return;
     const partitionLog = partitionsOf(topic)[partition]!;
-    let lowest = endOf(partitionLog) - RETAINED_HANDLED;
+    let lowest = endOf(partitionLog);
     for (const group of groups.values()) {
       if (!group.subscription.topics.includes(topic)) continue;
       lowest = Math.min(lowest, group.cursors.get(`${topic}:${partition}`)?.offset ?? partitionLog.first);
@@ -139,6 +145,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
   return {
     async start() {
       stopped = false;
+      dropping = true;
     },
     async publish(messages: OutgoingMessage[]) {
       if (stopped) throw new Error("bus is stopped");
