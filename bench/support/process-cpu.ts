@@ -16,8 +16,10 @@ function readStat(pid: number): ProcStat | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15
-    return { pid, ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
+    // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15, and 16–17 the time of its children that
+    // exited and were waited for (a PostgreSQL backend's, once the postmaster reaps it).
+    const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number) as [number, number, number, number];
+    return { pid, ppid: Number(fields[1]), cpuMs: (utime + stime + cutime + cstime) * TICK_MS };
   } catch {
     return undefined;
   }
@@ -52,8 +54,9 @@ export type ProcessGroups = Record<string, () => number[]>;
 export type CpuReading = Record<string, number>;
 
 /**
- * CPU ms per group. Processes that exit between readings (a backend closing) take their time with them; groups are
- * long-lived processes and pools here, so that loss is small.
+ * CPU ms per group. A process that exits between readings (a backend closing) is counted on: its time moves to its
+ * parent's children time once the parent waits for it, and the parent is in the group. (Before, that time was lost,
+ * and a step in which a pool closed idle connections could read 0 ms for PostgreSQL.)
  */
 export function readCpu(groups: ProcessGroups): CpuReading {
   const reading: CpuReading = {};
