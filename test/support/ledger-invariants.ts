@@ -1,7 +1,8 @@
 /**
  * The ledger's invariants, checked with SQL against the engine's tables (any database holding the engine schema):
  * every movement balances, the books sum to zero, no funded account is below zero, and each account's held amount is
- * exactly what its authorizations hold. Returns the problems found (empty when all hold).
+ * exactly what its authorizations hold, and no row points to one that does not exist (the engine's hot rows carry no
+ * foreign keys: migrations/002). Returns the problems found (empty when all hold).
  */
 export async function ledgerProblems(query: (text: string) => Promise<{ rows: Array<Record<string, unknown>> }>): Promise<string[]> {
   const problems: string[] = [];
@@ -31,5 +32,19 @@ export async function ledgerProblems(query: (text: string) => Promise<{ rows: Ar
   for (const r of holds.rows) problems.push(`account ${String(r.id)} holds ${String(r.held)} but its authorizations hold ${String(r.by_authorizations)}`);
   const stuck = await query("SELECT id FROM engine.authorizations WHERE held > 0 AND decision_due_at IS NULL");
   for (const r of stuck.rows) problems.push(`authorization ${String(r.id)} still holds funds after it was decided`);
+  const dangling = await query(
+    `SELECT 'ledger entry ' || e.id AS what FROM engine.ledger_entries e
+      WHERE NOT EXISTS (SELECT 1 FROM engine.accounts a WHERE a.id = e.account_id)
+         OR NOT EXISTS (SELECT 1 FROM engine.ledger_movements m WHERE m.id = e.movement_id)
+     UNION ALL
+     SELECT 'authorization ' || au.id FROM engine.authorizations au
+      WHERE NOT EXISTS (SELECT 1 FROM engine.cards c WHERE c.id = au.card_id)
+         OR NOT EXISTS (SELECT 1 FROM engine.accounts a WHERE a.id = au.account_id)
+         OR NOT EXISTS (SELECT 1 FROM engine.accounts a WHERE a.id = au.settlement_account_id)
+     UNION ALL
+     SELECT 'transaction ' || t.id FROM engine.transactions t
+      WHERE NOT EXISTS (SELECT 1 FROM engine.authorizations au WHERE au.id = t.authorization_id)`,
+  );
+  for (const r of dangling.rows) problems.push(`${String(r.what)} points to a row that does not exist`);
   return problems;
 }

@@ -106,3 +106,20 @@ describe("ledger invariants under concurrent authorizations (property)", () => {
     }
   }, 120_000);
 });
+
+describe("ledger invariants check", () => {
+  it("reports a ledger entry whose account and movement do not exist (no foreign key checks it)", async () => {
+    const db = h.pg.db;
+    try {
+      await db.query(
+        `INSERT INTO engine.ledger_entries (id, movement_id, business_id, mode, account_id, amount, kind, reference, description, currency, created_at)
+         VALUES ('le_dangling', 'mv_missing', 'biz_x', 'test', 'acct_missing', 1, 'debit', 'ref', 'dangling', 'NGN', now())`,
+      );
+      const problems = await ledgerProblems((text) => db.query(text));
+      expect(problems).toContain("ledger entry le_dangling points to a row that does not exist");
+    } finally {
+      await db.query("DELETE FROM engine.ledger_entries WHERE id = 'le_dangling'");
+    }
+    expect(await ledgerProblems((text) => db.query(text))).toEqual([]);
+  });
+});
