@@ -57,7 +57,7 @@ export interface MemoryBus extends Bus {
  * From start() on, a message is dropped once every subscribed group has handled it; a group subscribing later
  * starts from the oldest message kept. Keeping handled messages for such latecomers (it kept the last 1,000 of each
  * partition) held every message for seconds at 250 authorizations/s: they outlived the young generation, filled the
- * old one and its collections put p99 from ~30 to ~50 ms (bench/README.md, ninth session).
+ * old one, and its collections raised the all-in-one's p99 from ~30 to ~50 ms (bench/README.md, ninth session).
  */
 export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
   const { logger, handledWaitMs = 10_000 } = opts;
