@@ -4,9 +4,8 @@
 -- lock list written to disk), and each insert pays a trigger and a lock. Measured at 250 authorizations/s
 -- (bench/README.md, issue 12, ninth session): PostgreSQL CPU per authorization 2.15/2.12 -> 1.98/1.93 ms all-in-one,
 -- 2.11/2.23 -> 1.97/2.12 ms distributed.
--- The engine is the only writer of its schema and deletes none of these rows (accounts, cards, movements and
--- authorizations are closed by status, never removed); it inserts references to rows it read or wrote in the same
--- transaction. test/support/ledger-invariants.ts checks for dangling references after every flow test and bench run.
+-- The engine is the only writer of its schema and deletes no account, card, movement or authorization (a card or an
+-- account is closed by its status); it inserts references to rows it read or wrote in the same transaction. test/support/ledger-invariants.ts checks for dangling references after every flow test and bench run.
 ALTER TABLE engine.ledger_entries DROP CONSTRAINT IF EXISTS ledger_entries_account_id_fkey;
 ALTER TABLE engine.ledger_entries DROP CONSTRAINT IF EXISTS ledger_entries_movement_id_fkey;
 ALTER TABLE engine.authorizations DROP CONSTRAINT IF EXISTS authorizations_card_id_fkey;

@@ -108,17 +108,23 @@ describe("ledger invariants under concurrent authorizations (property)", () => {
 });
 
 describe("ledger invariants check", () => {
-  it("reports a ledger entry whose account and movement do not exist (no foreign key checks it)", async () => {
+  it("reports a ledger entry or a transaction that points to a row that does not exist (no foreign key checks it)", async () => {
     const db = h.pg.db;
     try {
       await db.query(
         `INSERT INTO engine.ledger_entries (id, movement_id, business_id, mode, account_id, amount, kind, reference, description, currency, created_at)
          VALUES ('le_dangling', 'mv_missing', 'biz_x', 'test', 'acct_missing', 1, 'debit', 'ref', 'dangling', 'NGN', now())`,
       );
+      await db.query(
+        `INSERT INTO engine.transactions (id, business_id, mode, authorization_id, card_id, customer_id, type, channel, currency, amount, fees, network_data, created_at)
+         VALUES ('txn_dangling', 'biz_x', 'test', 'auth_missing', 'card_x', 'cus_x', 'purchase', 'online', 'NGN', 1, 0, '{}', now())`,
+      );
       const problems = await ledgerProblems((text) => db.query(text));
       expect(problems).toContain("ledger entry le_dangling points to a row that does not exist");
+      expect(problems).toContain("transaction txn_dangling points to a row that does not exist");
     } finally {
       await db.query("DELETE FROM engine.ledger_entries WHERE id = 'le_dangling'");
+      await db.query("DELETE FROM engine.transactions WHERE id = 'txn_dangling'");
     }
     expect(await ledgerProblems((text) => db.query(text))).toEqual([]);
   });
