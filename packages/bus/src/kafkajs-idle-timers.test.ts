@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { KafkaRequestQueue } from "./kafkajs-idle-timers";
+import { describe, expect, it, vi } from "vitest";
+import { KafkaRequestQueue, REQUEST_TIMEOUT_CHECK_INTERVAL_MS } from "./kafkajs-idle-timers";
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -31,5 +31,22 @@ describe("kafkajs request queue, patched", () => {
     expect(checks).toBeGreaterThanOrEqual(1);
     expect(sent).toBe(1);
     expect(q.throttleCheckTimeoutId).toBeNull(); // nothing waits any more: no timer
+  });
+
+  it("checks in-flight requests for a timeout once a second, not every 100 ms, and still times them out", () => {
+    vi.useFakeTimers();
+    try {
+      const q = new KafkaRequestQueue({ maxInFlightRequests: 1, requestTimeout: 50, enforceRequestTimeout: true, clientId: "t", broker: "b", logger: silent });
+      let timedOut = 0;
+      q.inflight.set(1, { sentAt: Date.now(), requestTimeout: 50, timeoutRequest: () => void (timedOut += 1) });
+      q.scheduleRequestTimeoutCheck();
+      vi.advanceTimersByTime(REQUEST_TIMEOUT_CHECK_INTERVAL_MS - 1);
+      expect(timedOut).toBe(0); // kafkajs's own 100 ms check would have fired by now
+      vi.advanceTimersByTime(1);
+      expect(timedOut).toBe(1);
+      q.destroy();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -11,10 +11,16 @@ import { createRequire } from "node:module";
  */
 interface RequestQueue {
   pending: unknown[];
+  inflight: Map<number, { sentAt: number; requestTimeout: number; timeoutRequest(): void }>;
   throttledUntil: number;
   throttleCheckTimeoutId: NodeJS.Timeout | null;
+  enforceRequestTimeout: boolean;
+  requestTimeoutIntervalId?: NodeJS.Timeout;
   checkPendingRequests(): void;
   scheduleCheckPendingRequests(): void;
+  scheduleRequestTimeoutCheck(): void;
+  isConnected(): boolean;
+  destroy(): void;
 }
 
 /** kafkajs's own interval between checks of a queue that waits without being throttled. */
@@ -39,3 +45,24 @@ export const KafkaRequestQueue = require("kafkajs/src/network/requestQueue/index
 ) => RequestQueue);
 
 KafkaRequestQueue.prototype.scheduleCheckPendingRequests = scheduleCheckWhilePending;
+
+/**
+ * kafkajs also checks every connection's requests for a timeout every 100 ms, connected or idle: a service has 6–12
+ * broker connections (producer, admin, a consumer group's coordinator and fetch), so 60–120 wake-ups a second for
+ * requests that time out after 30 s. Once a second is precise enough for that (a request times out at most 1 s late).
+ */
+export const REQUEST_TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
+function scheduleRequestTimeoutCheckEverySecond(this: RequestQueue) {
+  if (!this.enforceRequestTimeout) return;
+  this.destroy();
+  this.requestTimeoutIntervalId = setInterval(() => {
+    const now = Date.now();
+    for (const request of this.inflight.values()) {
+      if (now - request.sentAt > request.requestTimeout) request.timeoutRequest();
+    }
+    if (!this.isConnected()) this.destroy();
+  }, REQUEST_TIMEOUT_CHECK_INTERVAL_MS);
+}
+
+KafkaRequestQueue.prototype.scheduleRequestTimeoutCheck = scheduleRequestTimeoutCheckEverySecond;
