@@ -9,6 +9,7 @@
  * through the gateway, straight to customer-service (distributed only, with the gateway's internal headers: the
  * difference is the gateway's own cost) and as direct SQL.
  */
+import { Agent, request } from "node:http";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { INTERNAL_HEADERS } from "@cardhold/platform";
@@ -99,6 +100,20 @@ const queries: Record<string, Record<string, string>> = {
   "countTotal (metadata key)": { filter: "metadata.segment:7", countTotal: "", limit: "20" },
 };
 
+/**
+ * One GET over a kept-alive connection with node:http: a lean client, so the figure is the platform's (fetch's own
+ * overhead is ~0.15 ms p50 per request here, node:http's ~0.04 ms, against a server that answers at once).
+ */
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+function get(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request(url, { agent, headers }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    }).on("error", reject).end();
+  });
+}
+
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
 for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only || n.startsWith(args.only))) {
@@ -106,9 +121,8 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
   const gateway: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     started = performance.now();
-    const res = await fetch(`${platform.gatewayUrl}/customers?${search}`, { headers: { authorization: `Bearer ${testKey}` } });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
+    const status = await get(`${platform.gatewayUrl}/customers?${search}`, { authorization: `Bearer ${testKey}` });
+    if (status !== 200) throw new Error(`${name}: HTTP ${status}`);
     gateway.push(performance.now() - started);
   }
   // The same request straight to customer-service with the headers the gateway adds: what the gateway itself costs.
@@ -120,9 +134,8 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
   const service: number[] = [];
   for (let i = 0; platform.servicePort && i < RUNS; i++) {
     started = performance.now();
-    const res = await fetch(`http://127.0.0.1:${platform.servicePort}/customers?${search}`, { headers: serviceHeaders });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${name}: customer-service HTTP ${res.status}`);
+    const status = await get(`http://127.0.0.1:${platform.servicePort}/customers?${search}`, serviceHeaders);
+    if (status !== 200) throw new Error(`${name}: customer-service HTTP ${status}`);
     service.push(performance.now() - started);
   }
   const q = parseListQuery(params, customerResource);
