@@ -52,17 +52,6 @@ describe("group commit", () => {
     await Promise.all(written);
   });
 
-  it("an urgent item ends the linger at once and takes what waits with it", async () => {
-    const { groups, group, finishNext } = start({ lingerMs: 10, urgent: (item) => item.startsWith("!") });
-    const written = [group.write("a"), group.write("!b")];
-    await settle();
-    expect(groups).toEqual([["a", "!b"]]);
-    finishNext();
-    await Promise.all(written);
-    await vi.advanceTimersByTimeAsync(20);
-    expect(groups).toHaveLength(1);
-  });
-
   it("a full group ends the linger, and groups never exceed maxItems counted by sizeOf", async () => {
     const { groups, group, finishNext } = start({ lingerMs: 10, maxItems: 4, sizeOf: (item) => item.length });
     const written = [group.write("aa"), group.write("bb")];

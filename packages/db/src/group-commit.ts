@@ -4,7 +4,8 @@
  * when idle). When a group's write fails, each item of it is written alone, so one bad item fails only its caller.
  *
  * With `lingerMs`, a caller that finds nothing under way waits up to that long for others to join it (a steady
- * trickle then costs one write per window, not one per caller); an `urgent` item, or a full group, ends the wait.
+ * trickle then costs one write per window, not one per caller); a full group ends the wait. Only for callers that
+ * nothing waits on: whatever awaits `write` waits the linger too.
  */
 export interface GroupCommit<T> {
   /** Resolves once `item` is written (together with whatever was written with it). */
@@ -18,8 +19,6 @@ export interface GroupCommitOptions<T> {
   sizeOf?: (item: T) => number;
   /** How long an idle group waits for more before it writes (default 0: at once). */
   lingerMs?: number;
-  /** An item that must not wait: it ends the linger at once. */
-  urgent?: (item: T) => boolean;
   /** Told when a group's write failed and its items are written one by one. */
   onGroupFailed?: (err: unknown, items: number) => void;
 }
@@ -69,7 +68,7 @@ export function createGroupCommit<T>(writeAll: (items: T[]) => Promise<void>, op
         waiting.push({ item, resolve, reject });
         waitingSize += sizeOf(item);
         if (writing) return;
-        if (lingerMs <= 0 || waitingSize >= maxItems || opts.urgent?.(item)) void drain();
+        if (lingerMs <= 0 || waitingSize >= maxItems) void drain();
         else linger ??= setTimeout(() => void drain(), lingerMs);
       });
     },
