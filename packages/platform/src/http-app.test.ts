@@ -30,6 +30,12 @@ async function withApp(internalToken: string | undefined, run: (url: string) => 
       app.get("/boom", () => {
         throw new Error("database password is hunter2");
       });
+      app.get("/database-down", () => {
+        throw Object.assign(new Error("connect ECONNREFUSED /tmp/pg/.s.PGSQL.5432"), { code: "ECONNREFUSED" });
+      });
+      app.get("/database-recovering", () => {
+        throw Object.assign(new Error("the database system is not yet accepting connections"), { code: "57P03" });
+      });
     },
   });
   const server = await listen(app, 0);
@@ -58,6 +64,14 @@ describe("http app", () => {
       const text = await boom.text();
       expect(text).not.toContain("hunter2");
       expect(JSON.parse(text)).toMatchObject({ statusCode: 500, code: "internal-error", errorId: expect.stringMatching(/^err\./) });
+      for (const path of ["/database-down", "/database-recovering"]) {
+        const down = await fetch(url + path);
+        expect(down.status, path).toBe(503);
+        expect(down.headers.get("retry-after")).toBe("1");
+        const downText = await down.text();
+        expect(downText).not.toContain("PGSQL");
+        expect(JSON.parse(downText)).toMatchObject({ statusCode: 503, code: "service-unavailable", errorId: expect.stringMatching(/^err\./) });
+      }
       expect((await post(`${url}/echo`, "{")).status).toBe(400);
       expect((await post(`${url}/echo`, JSON.stringify({ b: "x".repeat(2000) }))).status).toBe(413);
       expect((await fetch(`${url}/nope`)).status).toBe(404);

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "pino";
+import { isDatabaseUnavailable } from "./database-unavailable";
 import { AppError } from "./errors";
 import { newId } from "./ids";
 import { hasLoneSurrogateEscape, jsonTextDepth, MAX_JSON_DEPTH } from "./json-limits";
@@ -161,6 +162,11 @@ export function errorHandler(logger: Logger, bodyLimit = "1mb") {
       return;
     }
     const errorId = newId("request").replace("req.", "err.");
+    if (isDatabaseUnavailable(err)) {
+      (req.log ?? logger).warn({ err, errorId, method: req.method, path: req.path }, "database unavailable");
+      res.status(503).set("retry-after", "1").json({ statusCode: 503, code: "service-unavailable", message: "The service's database is unavailable, try again shortly", errorId });
+      return;
+    }
     (req.log ?? logger).error({ err, errorId, method: req.method, path: req.path }, "unhandled error");
     res.status(500).json({ statusCode: 500, code: "internal-error", message: "Internal server error", errorId });
   };
