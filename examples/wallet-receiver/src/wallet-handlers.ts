@@ -56,7 +56,10 @@ export function walletHandlers(rules: WalletRules = {}): Handlers<Sql> {
       return outcome.answer;
     },
 
-    closed: (authorization, { tx }) => withLien(tx, authorization.id, (wallet, lien) => onClosed(wallet, lien, authorization.status)),
+    closed: (authorization, { tx }) => {
+      const total = authorization.amount + (authorization.fees ?? 0) + ownFee;
+      return withLien(tx, authorization.id, (wallet, lien) => onClosed(wallet, lien, authorization.status, total));
+    },
 
     amountUpdate: (authorization, { tx }) =>
       withLien(tx, authorization.id, (wallet, lien) => onAmountUpdate(wallet, lien, authorization.amount + (authorization.fees ?? 0) + ownFee)),

@@ -33,6 +33,24 @@ describe("the reference receiver's lien rules", () => {
     expect(onClosed(captured.wallet, captured.lien, "pending")).toMatchObject({ answer: { code: "invalid-transaction" }, wallet: captured.wallet });
   });
 
+  it("closed after an amount update: the debit follows the total the platform kept", () => {
+    const w = { ...wallet, available: 50_000 };
+    // The receiver approved an update to 30,000 too late; the platform declined it and kept the earlier 50,000.
+    const late = onAmountUpdate(w, { locked: 0, debited: 50_000 }, 30_000);
+    const kept = onClosed(late.wallet, late.lien, "declined", 50_000);
+    expect(kept).toMatchObject({ answer: { action: "approve" }, wallet: { available: 50_000, locked: 0 }, lien: { locked: 0, debited: 50_000 } });
+    // The platform's timeout default approved an update the receiver never saw: the debit grows to the new total.
+    expect(onClosed(w, { locked: 0, debited: 50_000 }, "approved", 65_000)).toMatchObject({ wallet: { available: 35_000 }, lien: { debited: 65_000 } });
+    // Nothing to follow: the same total is a repeat, and a first closed event still turns the lock into a debit.
+    expect(onClosed(w, { locked: 0, debited: 50_000 }, "approved", 50_000).answer).toEqual({ action: "decline", code: "duplicate-transaction" });
+    const captured = onCapture(wallet, 50_000, 0);
+    expect(onClosed(captured.wallet, captured.lien!, "approved", 50_000)).toMatchObject({ lien: { locked: 0, debited: 50_000 } });
+    // More than the wallet holds: nothing changes, the answer says so.
+    expect(onClosed({ ...wallet, available: 10_000 }, { locked: 0, debited: 50_000 }, "approved", 70_000)).toMatchObject({
+      answer: { action: "decline", code: "insufficient-funds" }, wallet: { available: 10_000 }, lien: { debited: 50_000 },
+    });
+  });
+
   it("amount update: covered → debit exactly the new total; not covered → what is locked comes back, the debit stays, decline", () => {
     const lien = { locked: 0, debited: 50_000 };
     const w = { ...wallet, available: 50_000 };
@@ -68,6 +86,7 @@ describe("the reference receiver's lien rules", () => {
       onAmountUpdate(captured.wallet, captured.lien, 200_000),
       onReversal(captured.wallet, captured.lien),
       onClosed(captured.wallet, captured.lien, "declined"),
+      onClosed({ ...captured.wallet, locked: 0 }, { locked: 0, debited: captured.lien.locked }, "declined", 20_000),
     ];
     for (const step of steps) expect(conserved(step.wallet, step.lien)).toBe(start);
   });

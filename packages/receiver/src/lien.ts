@@ -66,11 +66,23 @@ export function onCapture(wallet: Wallet | undefined, amount: number, fees: numb
 /**
  * Closed: `approved` turns the lien into a debit, once (a second time answers `duplicate-transaction`);
  * `declined` releases the lien. Unknown authorization (no lien): `invalid-transaction`.
+ *
+ * A closed event for a purchase already debited ends an amount update, and its `total` (amount + fees + own fee) is
+ * what the platform kept: the debit follows it. That matters when this receiver's answer to the update came too late
+ * (the platform applied the timeout default, the receiver had already debited the new amount): without it the wallet
+ * and the card account drift apart. A debit that would take the wallet below zero is not made (the answer says
+ * `insufficient-funds`; the operator settles it by hand).
  */
-export function onClosed(wallet: Wallet, lien: Lien | undefined, status: string): Outcome {
+export function onClosed(wallet: Wallet, lien: Lien | undefined, status: string, total?: number): Outcome {
   if (!lien) return unchanged(decline("invalid-transaction"), wallet, { locked: 0, debited: 0 });
+  const alreadyDebited = lien.locked === 0 && lien.debited > 0;
+  if (alreadyDebited && total !== undefined && (status === "approved" || status === "declined") && total !== lien.debited) {
+    const change = total - lien.debited;
+    if (change > wallet.available) return unchanged(decline("insufficient-funds"), wallet, lien);
+    return { answer: approve(), wallet: { ...wallet, available: wallet.available - change }, lien: { locked: 0, debited: total } };
+  }
   if (status === "approved") {
-    if (lien.locked === 0 && lien.debited > 0) return unchanged(decline("duplicate-transaction"), wallet, lien);
+    if (alreadyDebited) return unchanged(decline("duplicate-transaction"), wallet, lien);
     return { answer: approve(), wallet: { ...wallet, locked: wallet.locked - lien.locked }, lien: { locked: 0, debited: lien.debited + lien.locked } };
   }
   if (status === "declined") {
