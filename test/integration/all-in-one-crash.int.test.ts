@@ -14,6 +14,7 @@ import {
 import { addStats, emptyStats, httpJson, seededRandom, startLoad, type LoadContext } from "../support/crash-load";
 import { FakeReceiver, type Answer, type ReceivedRequest } from "../support/fake-receiver";
 import { ledgerProblems } from "../support/ledger-invariants";
+import { countByStatus, missingFinalEvents, paymentMoneyProblems, stillBusy, type Query, type ReceivedEnvelope } from "../support/platform-audit";
 import { freePort } from "./support/service-processes";
 
 /**
@@ -33,8 +34,6 @@ const CYCLES = 10;
 const CONCURRENCY = 8;
 const QUIET_TIMEOUT_MS = 120_000;
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
-/** The schemas of the six services in the all-in-one's one database (each with an outbox). */
-const SCHEMAS = ["gateway", "customers", "webhooks", "dispatcher", "engine", "bills"];
 
 /** Approves every decision at once (checks with a balance and a name) and acknowledges every notification. */
 function approveEverything(req: ReceivedRequest): Answer {
@@ -134,65 +133,8 @@ describe.skipIf(process.platform !== "linux")("all-in-one: SIGKILLed ten times u
   }
 
   const rows = async (text: string) => (await db!.query(text)).rows as Array<Record<string, any>>;
-
-  /** What still moves: undecided authorizations, unfinished payments, unpublished messages, unfinished deliveries. */
-  async function stillBusy(): Promise<string[]> {
-    const busy: string[] = [];
-    const pending = await rows("SELECT id FROM engine.authorizations WHERE status = 'pending'");
-    if (pending.length) busy.push(`${pending.length} authorizations pending: ${pending.map((r) => r.id).join(", ")}`);
-    const payments = await rows("SELECT id, status FROM bills.payments WHERE status NOT IN ('successful', 'failed')");
-    if (payments.length) busy.push(`${payments.length} payments not final: ${payments.map((r) => `${r.id} ${r.status}`).join(", ")}`);
-    for (const schema of SCHEMAS) {
-      const [outbox] = await rows(`SELECT count(*)::int AS n FROM ${schema}.outbox`);
-      if (outbox!.n) busy.push(`${outbox!.n} unpublished messages in ${schema}.outbox`);
-    }
-    const [deliveries] = await rows("SELECT count(*)::int AS n FROM dispatcher.deliveries WHERE status IN ('pending', 'delivering')");
-    if (deliveries!.n) busy.push(`${deliveries!.n} deliveries not done`);
-    return busy;
-  }
-
-  const received = () => receiver.received.map((r) => r.json as { event: string; data: Record<string, any>; metadata: { event: string } });
-
-  /** Final authorizations and payments whose final-state event the receiver never got. */
-  async function missingFinalEvents(): Promise<string[]> {
-    const seen = new Set(received().map((e) => `${e.event} ${e.data?.id} ${e.data?.status} ${e.data?.amount} ${e.data?.fees}`));
-    const missing: string[] = [];
-    // A check ends without an event (only captures send card.authorization.closed); a reversal ends with an update.
-    const captures = await rows("SELECT id, status, amount, fees FROM engine.authorizations WHERE type = 'capture' AND status <> 'pending'");
-    for (const a of captures) {
-      const kind = a.status === "reversed" ? "card.authorization.update" : "card.authorization.closed";
-      if (!seen.has(`${kind} ${a.id} ${a.status} ${a.amount} ${a.fees}`)) missing.push(`${kind} for ${a.id} (${a.status}, ${a.amount} + ${a.fees})`);
-    }
-    const payments = await rows("SELECT id, status FROM bills.payments WHERE status IN ('successful', 'failed')");
-    for (const p of payments) {
-      const kind = p.status === "successful" ? "payment.bill.completed" : "payment.bill.failed";
-      if (!received().some((e) => e.event === kind && e.data?.id === p.id)) missing.push(`${kind} for ${p.id}`);
-    }
-    // Every notification the dispatcher recorded reached the receiver. (A decision request in flight when the
-    // platform died is not sent again, by design: its answer would come too late, and the deadline decides.)
-    const ids = new Set(received().map((e) => e.metadata?.event));
-    const events = await rows("SELECT id, kind, resource_id FROM dispatcher.events WHERE policy = 'notification'");
-    for (const e of events) if (!ids.has(e.id)) missing.push(`event ${e.id} (${e.kind} of ${e.resource_id}) never received`);
-    return missing;
-  }
-
-  /** Money per bill payment: a successful one debited amount + fee exactly once, a failed one took nothing in the end. */
-  async function paymentMoneyProblems(): Promise<string[]> {
-    const payments = await rows(`
-      SELECT p.id, p.status, p.failure_reason, (p.amount + p.fee)::bigint AS total,
-        (SELECT count(*) FROM engine.ledger_movements m WHERE m.reference = p.id AND m.kind = 'bill-debit')::int AS debits,
-        (SELECT count(*) FROM engine.ledger_movements m WHERE m.reference = p.id AND m.kind = 'bill-refund')::int AS refunds,
-        (SELECT COALESCE(sum(e.amount), 0) FROM engine.ledger_entries e JOIN engine.accounts a ON a.id = e.account_id
-          WHERE e.reference = p.id AND a.role NOT IN ('external', 'network-clearing'))::bigint AS net
-      FROM bills.payments p`);
-    const problems: string[] = [];
-    for (const p of payments) {
-      const net = Number(p.net);
-      const ok = p.status === "successful" ? p.debits === 1 && p.refunds === 0 && net === -Number(p.total) : p.refunds === p.debits && p.debits <= 1 && net === 0;
-      if (!ok) problems.push(`payment ${p.id} ${p.status} (${p.failure_reason}): ${p.debits} debits, ${p.refunds} refunds, net ${net} of ${p.total}`);
-    }
-    return problems;
-  }
+  const query: Query = (text) => db!.query(text);
+  const received = () => receiver.received.map((r) => r.json as ReceivedEnvelope);
 
   it(`starts after every SIGKILL, and ends with every authorization final, the ledger whole and every final event delivered`, async () => {
     const began = Date.now();
@@ -233,8 +175,8 @@ describe.skipIf(process.platform !== "linux")("all-in-one: SIGKILLed ten times u
     let busy: string[] = [];
     let missing: string[] = [];
     while (Date.now() - quietSince < QUIET_TIMEOUT_MS) {
-      busy = await stillBusy();
-      missing = busy.length ? [] : await missingFinalEvents();
+      busy = await stillBusy(query);
+      missing = busy.length ? [] : await missingFinalEvents(query, received());
       if (!busy.length && !missing.length) break;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
@@ -243,12 +185,11 @@ describe.skipIf(process.platform !== "linux")("all-in-one: SIGKILLed ten times u
     expect(busy, `still busy after ${quietMs} ms\n${evidence()}`).toEqual([]);
     expect(missing, `final events not delivered\n${evidence()}`).toEqual([]);
     expect(await ledgerProblems((text) => db!.query(text))).toEqual([]);
-    expect(await paymentMoneyProblems()).toEqual([]);
+    expect(await paymentMoneyProblems(query)).toEqual([]);
     expect(stats.errors, stats.errors.join("\n")).toEqual([]);
     expect(stats.timedOut).toBe(0);
 
-    const byStatus = async (table: string) =>
-      Object.fromEntries((await rows(`SELECT status, count(*)::int AS n FROM ${table} GROUP BY status ORDER BY status`)).map((r) => [r.status, r.n]));
+    const byStatus = (table: string) => countByStatus(query, table);
     const [lostDecisions] = await rows("SELECT count(*)::int AS n FROM dispatcher.deliveries WHERE policy = 'decision' AND status = 'failed'");
     const envelopes = received().map((e) => e.metadata?.event);
     const distinct = new Set(envelopes).size;

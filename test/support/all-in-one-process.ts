@@ -143,3 +143,16 @@ export async function killAllInOne(platform: AllInOneProcess, dataDir: string, t
   await waitGone(postgres);
   return postgres;
 }
+
+/**
+ * SIGKILLs a PostgreSQL server: the postmaster and every process it forked, frozen first (as `killAllInOne` does), so
+ * the server stops as in a power cut and recovers from its WAL on the next start. Returns the pids killed.
+ */
+export async function killPostgresServer(postmaster: number): Promise<number[]> {
+  signal(postmaster, "SIGSTOP");
+  const postgres = [postmaster, ...childrenOf(postmaster).filter((pid) => !isGone(pid))];
+  for (const pid of postgres) signal(pid, "SIGSTOP");
+  for (const pid of postgres) signal(pid, "SIGKILL");
+  await waitGone(postgres);
+  return postgres;
+}

@@ -55,9 +55,23 @@ export interface LoadStats {
   errors: string[];
   /** The requests cut off, with how long they had been waiting: `capture 1830ms`. */
   cut: string[];
+  /** Every answer that was not a 2xx or 4xx, or came later than `LATE_ANSWER_MS`, and every request with no answer. */
+  incidents: Incident[];
 }
 
-export const emptyStats = (): LoadStats => ({ sent: 0, answered: 0, cutOff: 0, timedOut: 0, outcomes: {}, errors: [], cut: [] });
+/** A card network's 4-second window plus the 250 ms the platform is allowed beyond it. */
+export const LATE_ANSWER_MS = 4_250;
+
+export interface Incident {
+  /** When the request was sent (ms since the epoch). */
+  sentAt: number;
+  op: string;
+  /** The HTTP status, or how the request ended without one. */
+  outcome: number | "cut-off" | "timed-out" | "error";
+  ms: number;
+}
+
+export const emptyStats = (): LoadStats => ({ sent: 0, answered: 0, cutOff: 0, timedOut: 0, outcomes: {}, errors: [], cut: [], incidents: [] });
 
 export function addStats(into: LoadStats, from: LoadStats): void {
   into.sent += from.sent;
@@ -67,6 +81,7 @@ export function addStats(into: LoadStats, from: LoadStats): void {
   for (const [key, n] of Object.entries(from.outcomes)) into.outcomes[key] = (into.outcomes[key] ?? 0) + n;
   into.errors.push(...from.errors);
   into.cut.push(...from.cut);
+  into.incidents.push(...from.incidents);
 }
 
 export interface LoadContext {
@@ -78,6 +93,8 @@ export interface LoadContext {
   approved: Array<{ id: string; card: string }>;
   /** Makes references unique per run and cycle. */
   label: string;
+  /** At most this many bill payments wait at once (default 3); beyond it a bill payment becomes a capture. */
+  maxBillsInFlight?: number;
 }
 
 const BILL_PRODUCTS = [
@@ -88,7 +105,7 @@ const BILL_PRODUCTS = [
 /** The sandbox biller's test numbers by their last four digits: declined, slow, pending → ok, pending → declined. */
 const SPECIAL_ENDINGS: Array<[string, number]> = [["1111", 0.08], ["2222", 0.04], ["3333", 0.05], ["4444", 0.05]];
 
-/** At most this many workers wait on bill payments at once (the rest keep the card flows busy). */
+/** By default at most this many workers wait on bill payments at once (the rest keep the card flows busy). */
 const MAX_BILLS_IN_FLIGHT = 3;
 
 export interface RunningLoad {
@@ -97,9 +114,8 @@ export interface RunningLoad {
   finished: Promise<LoadStats>;
 }
 
-export function startLoad(ctx: LoadContext, concurrency: number): RunningLoad {
-  const stats = emptyStats();
-  let stopped = false;
+/** The mixed operations, each recording its outcome in `stats`; `next()` picks one at random and runs it. */
+function loadOperations(ctx: LoadContext, stats: LoadStats): { next: () => Promise<unknown> } {
   let sequence = 0;
   const { random } = ctx;
   let billsInFlight = 0;
@@ -113,17 +129,26 @@ export function startLoad(ctx: LoadContext, concurrency: number): RunningLoad {
     try {
       const reply = await ctx.request(method, path, body);
       stats.answered++;
+      const ms = Date.now() - sentAt;
+      if (reply.status >= 500 || ms > LATE_ANSWER_MS) stats.incidents.push({ sentAt, op, outcome: reply.status, ms });
       const data = reply.body?.data;
       count(`${op} ${reply.status} ${data?.status ?? reply.body?.code ?? ""}`.trim());
       if (reply.status >= 500) stats.errors.push(`${op} ${method} ${path} → ${reply.status} ${JSON.stringify(reply.body)}`);
       return reply;
     } catch (error) {
       const err = error as Error;
-      if (err.name === "TimeoutError" || err.name === "AbortError") stats.timedOut++;
-      else if (err.message === "fetch failed") {
+      const ms = Date.now() - sentAt;
+      if (err.name === "TimeoutError" || err.name === "AbortError") {
+        stats.timedOut++;
+        stats.incidents.push({ sentAt, op, outcome: "timed-out", ms });
+      } else if (err.message === "fetch failed") {
         stats.cutOff++;
-        stats.cut.push(`${op} ${Date.now() - sentAt}ms`);
-      } else stats.errors.push(`${op} ${method} ${path} → ${err.name}: ${err.message}`);
+        stats.cut.push(`${op} ${ms}ms`);
+        stats.incidents.push({ sentAt, op, outcome: "cut-off", ms });
+      } else {
+        stats.errors.push(`${op} ${method} ${path} → ${err.name}: ${err.message}`);
+        stats.incidents.push({ sentAt, op, outcome: "error", ms });
+      }
       return undefined;
     }
   };
@@ -169,7 +194,7 @@ export function startLoad(ctx: LoadContext, concurrency: number): RunningLoad {
 
   const payBill = async () => {
     // A slow biller holds the bill-service's worker for its whole timeout: cap the workers waiting on bills.
-    if (billsInFlight >= MAX_BILLS_IN_FLIGHT) return captureNew();
+    if (billsInFlight >= (ctx.maxBillsInFlight ?? MAX_BILLS_IN_FLIGHT)) return captureNew();
     const product = pick(BILL_PRODUCTS);
     billsInFlight++;
     await send("bill", "POST", "/payments/bill", {
@@ -197,9 +222,48 @@ export function startLoad(ctx: LoadContext, concurrency: number): RunningLoad {
     return operations[0]![1];
   };
 
+  return { next: () => chooseOperation()() };
+}
+
+/** Closed loop: `concurrency` workers, each sending its next request when the last one is answered. */
+export function startLoad(ctx: LoadContext, concurrency: number): RunningLoad {
+  const stats = emptyStats();
+  const operations = loadOperations(ctx, stats);
+  let stopped = false;
   const worker = async () => {
-    while (!stopped) await chooseOperation()();
+    while (!stopped) await operations.next();
   };
   const finished = Promise.all(Array.from({ length: concurrency }, worker)).then(() => stats);
   return { stop: () => void (stopped = true), finished };
+}
+
+/**
+ * Open loop, as a card network sends: one operation every 1/`perSecond` s whatever the answers do, so a stall shows
+ * as waiting requests, not as fewer requests. At most `maxInFlight` wait at once (beyond it a tick is skipped and
+ * counted in `stats.outcomes["skipped"]`), so a platform that stops answering cannot make the generator grow without bound.
+ */
+export function startPacedLoad(ctx: LoadContext, perSecond: number, maxInFlight = 2_000): RunningLoad {
+  const stats = emptyStats();
+  const operations = loadOperations(ctx, stats);
+  const inFlight = new Set<Promise<unknown>>();
+  const started = Date.now();
+  let ticks = 0;
+  let stopped = false;
+  let wake: () => void = () => undefined;
+  const driver = (async () => {
+    while (!stopped) {
+      const due = started + (ticks++ * 1_000) / perSecond;
+      if (due > Date.now()) await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, due - Date.now()); });
+      if (stopped) break;
+      if (inFlight.size >= maxInFlight) {
+        stats.outcomes.skipped = (stats.outcomes.skipped ?? 0) + 1;
+        continue;
+      }
+      const running = operations.next().finally(() => inFlight.delete(running));
+      inFlight.add(running);
+    }
+    await Promise.all(inFlight);
+    return stats;
+  })();
+  return { stop: () => { stopped = true; wake(); }, finished: driver };
 }

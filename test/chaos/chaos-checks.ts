@@ -1,0 +1,198 @@
+import pg from "pg";
+import type { WalletProcess } from "./wallet-process";
+import { apiClient } from "../support/api-client";
+import { LATE_ANSWER_MS, type Incident, type LoadStats } from "../support/crash-load";
+import { ledgerProblems } from "../support/ledger-invariants";
+import { countByStatus, missingFinalEvents, paymentMoneyProblems, stillBusy, type Query, type ReceivedEnvelope } from "../support/platform-audit";
+import { windowOf, type FaultWindow } from "./schedule";
+
+/** How long after the load the platform may take to settle (retries, claims of killed dispatchers, slow billers). */
+const QUIET_TIMEOUT_MS = 180_000;
+/** An incident this soon after a fault's end still belongs to it (clients' connections, caches, rebalances). */
+const GRACE_MS = 3_000;
+
+export interface Audit {
+  quietAfterMs: number;
+  stillBusy: string[];
+  missingEvents: string[];
+  ledger: string[];
+  payments: string[];
+  wallets: string[];
+  authorizations: Record<string, number>;
+  declineReasons: Record<string, number>;
+  billPayments: Record<string, number>;
+  deliveries: { received: number; distinct: number };
+}
+
+interface AuditOptions {
+  databaseUrl: string;
+  gatewayUrl: string;
+  key: string;
+  wallets: WalletProcess;
+  walletOf: Map<string, string>;
+  received: () => ReceivedEnvelope[];
+  log: (line: string) => void;
+}
+
+/** Waits until nothing moves any more (or the quiet timeout), then reads every check from the platform and the wallets. */
+export async function auditAfterRun(opts: AuditOptions): Promise<Audit> {
+  const db = new pg.Client({ connectionString: opts.databaseUrl });
+  await db.connect();
+  const query: Query = (text) => db.query(text);
+  try {
+    const quietSince = Date.now();
+    let busy: string[] = [];
+    let missing: string[] = [];
+    while (Date.now() - quietSince < QUIET_TIMEOUT_MS) {
+      busy = await stillBusy(query);
+      missing = busy.length ? [] : await missingFinalEvents(query, opts.received());
+      if (!busy.length && !missing.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    const quietAfterMs = Date.now() - quietSince;
+    opts.log(`settled after ${Math.round(quietAfterMs / 1_000)} s${busy.length || missing.length ? " (not quite: see the checks)" : ""}`);
+    const envelopes = opts.received().map((e) => e.metadata?.event);
+    const { rows: reasons } = await db.query("SELECT COALESCE(status_reason, decline_reason, '-') AS reason, count(*)::int AS n FROM engine.authorizations WHERE status = 'declined' GROUP BY 1 ORDER BY 2 DESC");
+    return {
+      quietAfterMs,
+      stillBusy: busy,
+      missingEvents: missing,
+      ledger: await ledgerProblems(query),
+      payments: await paymentMoneyProblems(query),
+      wallets: await walletMismatches(opts, await reversalCredits(query)),
+      authorizations: await countByStatus(query, "engine.authorizations"),
+      declineReasons: Object.fromEntries(reasons.map((r) => [r.reason as string, r.n as number])),
+      billPayments: await countByStatus(query, "bills.payments"),
+      deliveries: { received: envelopes.length, distinct: new Set(envelopes).size },
+    };
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * Per card, what its reversals credited to the program's settlement account: interface Rule 4 credits a reversal
+ * there, also for a card-account card, while the receiver gives the money back to the wallet.
+ */
+async function reversalCredits(query: Query): Promise<Map<string, number>> {
+  const { rows } = await query(`
+    SELECT au.card_id, COALESCE(sum(e.amount), 0)::bigint AS credited
+      FROM engine.ledger_movements m
+      JOIN engine.authorizations au ON au.id = m.reference
+      JOIN engine.ledger_entries e ON e.movement_id = m.id AND e.account_id = au.settlement_account_id
+     WHERE m.kind = 'reversal'
+     GROUP BY au.card_id`);
+  return new Map(rows.map((r) => [r.card_id as string, Number(r.credited)]));
+}
+
+/**
+ * Each wallet against its card's account on the platform: the same available balance once the reversals credited to
+ * the settlement account are counted back, and nothing locked or held.
+ */
+async function walletMismatches(opts: AuditOptions, reversed: Map<string, number>): Promise<string[]> {
+  const call = apiClient(() => opts.gatewayUrl, () => opts.key);
+  const problems: string[] = [];
+  for (const [card, walletId] of opts.walletOf) {
+    const balance = (await call("GET", `/cards/${card}/funding-source/balance`)).body.data as { available: number; held: number };
+    const wallet = (await (await fetch(`${opts.wallets.url}/wallets/${walletId}`)).json()) as { available: number; locked: number };
+    const credited = reversed.get(card) ?? 0;
+    if (wallet.available !== balance.available + credited || wallet.locked !== 0 || balance.held !== 0) {
+      problems.push(
+        `card ${card}: wallet available ${wallet.available} locked ${wallet.locked}; card account available ${balance.available} held ${balance.held}, reversals credited to settlement ${credited}`,
+      );
+      problems.push(...(await authorizationMismatches(opts, card)).map((line) => `  ${line}`));
+    }
+  }
+  return problems;
+}
+
+/** Per authorization of a card: what the wallet debited against what the platform took from the card's account. */
+async function authorizationMismatches(opts: AuditOptions, card: string): Promise<string[]> {
+  const liens = ((await (await fetch(`${opts.wallets.url}/liens?card=${card}`)).json()) as { data: Array<{ authorization: string; debited: number; locked: number }> }).data;
+  const db = new pg.Client({ connectionString: opts.databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query(
+      `SELECT au.id, au.type, au.status, au.decision_type, au.status_reason, au.amount, au.fees,
+              COALESCE((SELECT -sum(e.amount) FROM engine.ledger_entries e WHERE e.reference = au.id AND e.account_id = au.account_id), 0)::bigint AS taken,
+              COALESCE((SELECT sum(e.amount) FROM engine.ledger_entries e WHERE e.reference = au.id AND e.account_id = au.settlement_account_id), 0)::bigint AS to_settlement
+         FROM engine.authorizations au WHERE au.card_id = $1`,
+      [card],
+    );
+    const debitedByWallet = new Map(liens.map((l) => [l.authorization, l.debited]));
+    return rows
+      .filter((r) => Number(r.taken) - Number(r.to_settlement) !== (debitedByWallet.get(r.id) ?? 0))
+      .slice(0, 8)
+      .map((r) => `${r.id} ${r.type} ${r.status} (${r.decision_type}/${r.status_reason}) ${r.amount}+${r.fees}: platform took ${r.taken}, credited settlement ${r.to_settlement}; wallet debited ${debitedByWallet.get(r.id) ?? "nothing"}`);
+  } finally {
+    await db.end();
+  }
+}
+
+interface ReportInput {
+  seed: number;
+  seconds: number;
+  rate: number;
+  stats: LoadStats;
+  windows: FaultWindow[];
+  audit: Audit;
+  startedAt: number;
+}
+
+const CARD_OPERATIONS = new Set(["capture", "update", "reverse", "check"]);
+const isDatabaseOutage = (w: FaultWindow | undefined) => Boolean(w?.what.startsWith("PostgreSQL"));
+
+/** Prints the run's faults and checks; true when every check passed. */
+export function printReport(input: ReportInput): boolean {
+  const { stats, windows, audit } = input;
+  const windowFor = (i: Incident) => windowOf(windows, i.sentAt - input.startedAt, i.sentAt - input.startedAt + i.ms, GRACE_MS);
+  const failures = stats.incidents.filter((i) => i.outcome !== "timed-out" && (typeof i.outcome !== "number" || i.outcome >= 500));
+  // A card network's request (a bill payment is not one: it answers 202 once it has waited 8 s for the biller).
+  const late = stats.incidents.filter((i) => CARD_OPERATIONS.has(i.op) && typeof i.outcome === "number" && i.outcome < 500 && i.ms > LATE_ANSWER_MS);
+  const describe = (list: Incident[]) => {
+    const counts = new Map<string, number>();
+    for (const i of list) {
+      const key = windowFor(i)?.what ?? "outside every fault";
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return counts;
+  };
+  const failuresByWindow = describe(failures);
+  const lateByWindow = describe(late);
+  const lateOutsideDatabase = late.filter((i) => !isDatabaseOutage(windowFor(i)));
+
+  const lines = [
+    `chaos run: seed ${input.seed}, ${input.seconds} s at ${input.rate}/s, two instances of the engine, the dispatcher and the gateway`,
+    "",
+    "| fault | from | ready again | 5xx or cut off | answered after deadline + 250 ms |",
+    "|---|---|---|---|---|",
+    ...windows.sort((a, b) => a.fromMs - b.fromMs).map((w) =>
+      `| ${w.what} | ${(w.fromMs / 1_000).toFixed(1)} s | ${(w.toMs / 1_000).toFixed(1)} s | ${failuresByWindow.get(w.what) ?? 0} | ${lateByWindow.get(w.what) ?? 0} |`),
+    `| (outside every fault, ${GRACE_MS / 1_000} s grace after each) | | | ${failuresByWindow.get("outside every fault") ?? 0} | ${lateByWindow.get("outside every fault") ?? 0} |`,
+    "",
+    `requests: ${stats.sent} sent, ${stats.answered} answered, ${stats.cutOff} cut off, ${stats.timedOut} timed out (30 s)`,
+    `outcomes: ${JSON.stringify(stats.outcomes)}`,
+    `authorizations: ${JSON.stringify(audit.authorizations)}; declined by reason: ${JSON.stringify(audit.declineReasons)}`,
+    `bill payments: ${JSON.stringify(audit.billPayments)}`,
+    `deliveries acknowledged: ${audit.deliveries.received} (${audit.deliveries.distinct} distinct events, ${audit.deliveries.received - audit.deliveries.distinct} duplicates)`,
+    `settled ${Math.round(audit.quietAfterMs / 1_000)} s after the load stopped`,
+    "",
+  ];
+  const checks: Array<[string, string[]]> = [
+    ["every authorization and payment final, every outbox and delivery done", audit.stillBusy],
+    ["every final-state event delivered at least once", audit.missingEvents],
+    ["the ledger: every movement balanced, the books sum to zero, no hold left open", audit.ledger],
+    ["every bill payment debited exactly once (or refunded)", audit.payments],
+    ["each wallet's balance equals its card account", audit.wallets],
+    ["no 5xx, cut-off or unanswered request outside the faults", failuresByWindow.has("outside every fault") ? [`${failuresByWindow.get("outside every fault")} outside: ${JSON.stringify(failures.filter((i) => !windowFor(i)).slice(0, 10))}`] : []],
+    ["no answer later than deadline + 250 ms outside the database outage", lateOutsideDatabase.length > 0 ? [`${lateOutsideDatabase.length} late: ${JSON.stringify(lateOutsideDatabase.slice(0, 10))}`] : []],
+    ["no request without any answer after 30 s", stats.timedOut > 0 ? [`${stats.timedOut} timed out`] : []],
+  ];
+  for (const [name, problems] of checks) {
+    lines.push(`${problems.length === 0 ? "PASS" : "FAIL"} ${name}`);
+    for (const problem of problems.slice(0, 20)) lines.push(`     ${problem}`);
+    if (problems.length > 20) lines.push(`     … and ${problems.length - 20} more`);
+  }
+  process.stdout.write(lines.join("\n") + "\n");
+  return checks.every(([, problems]) => problems.length === 0);
+}

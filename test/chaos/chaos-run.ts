@@ -1,0 +1,193 @@
+/**
+ * The chaos run (issue 14): the distributed platform with two instances of the engine, the dispatcher and the
+ * gateway, on a Kafka broker and a PostgreSQL server of its own, under mixed load at a steady rate, while every
+ * instance is SIGKILLed in turn, the broker and the database go down once each, the wallet receiver stalls and a
+ * second receiver answers 500. Afterwards it checks what a payments platform must never get wrong and prints a report.
+ *   npx tsx test/chaos/chaos-run.ts [--seconds 60] [--rate 50] [--seed 42] [--keep]
+ * Needs Java 17 and the Kafka jars (`bash infra/kafka/start.sh` fetches them once). DATABASE_URL, when set, holds the
+ * wallet receiver's database (otherwise an in-memory PGlite). Exits 1 when a check fails.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { privateDirectory } from "@cardhold/db";
+import { createScratchDatabase } from "../integration/support/scratch-database";
+import { freePort } from "../integration/support/service-processes";
+import { httpJson, seededRandom, startPacedLoad, type LoadStats } from "../support/crash-load";
+import { FakeReceiver } from "../support/fake-receiver";
+import type { ReceivedEnvelope } from "../support/platform-audit";
+import { auditAfterRun, printReport } from "./chaos-checks";
+import { setUpWallets } from "./chaos-setup";
+import { startOwnedKafka } from "./owned-kafka";
+import { startOwnedPostgres } from "./owned-postgres";
+import { startPausableForwarder } from "./pausable-forwarder";
+import { startScaledPlatform } from "./platform-instances";
+import { startWalletProcess } from "./wallet-process";
+import { chaosSchedule, type Fault, type FaultWindow } from "./schedule";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "60" },
+    rate: { type: "string", default: "50" },
+    seed: { type: "string", default: String(Date.now() % 1_000_000) },
+    /** Keep the run's directory (database, broker data, logs) for a look afterwards. */
+    keep: { type: "boolean", default: false },
+  },
+});
+const seconds = Number(values.seconds);
+const rate = Number(values.rate);
+const seed = Number(values.seed);
+const schedule = chaosSchedule(seconds);
+/** Load after the last fault is over, so the report shows the platform back to normal. */
+const CALM_AFTER_FAULTS_MS = 5_000;
+const log = (line: string) => process.stdout.write(`[chaos ${new Date().toISOString().slice(11, 23)}] ${line}\n`);
+
+const runDir = mkdtempSync(join(tmpdir(), "cardhold-chaos-"));
+privateDirectory(runDir);
+log(`seed ${seed}, ${seconds} s at ${rate}/s, in ${runDir}`);
+/** Undone in reverse order however the run ends, so a failed run leaves no process behind. */
+const cleanups: Array<() => Promise<unknown>> = [];
+const cleanUp = async () => {
+  for (const undo of cleanups.reverse()) await undo().catch((error: unknown) => log(`clean-up: ${(error as Error).message}`));
+  if (values.keep) log(`kept ${runDir}`);
+  else rmSync(runDir, { recursive: true, force: true });
+};
+let passed = false;
+try {
+  passed = await run();
+} catch (error) {
+  log(`the run failed: ${(error as Error).stack ?? String(error)}`);
+} finally {
+  await cleanUp();
+}
+process.exit(passed ? 0 : 1);
+
+async function run(): Promise<boolean> {
+  const postgres = await startOwnedPostgres(join(runDir, "pg"));
+  cleanups.push(() => postgres.stop());
+  const kafka = await startOwnedKafka(join(runDir, "kafka"), await freePort(), await freePort());
+  cleanups.push(() => kafka.stop());
+  log(`PostgreSQL ${postgres.url}, Kafka ${kafka.brokers}`);
+  const walletDatabase = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+  if (walletDatabase) cleanups.push(() => walletDatabase.drop());
+  const signingKey = `chaos-wallet-signing-key-${seed}-0123456789`;
+  const wallets = await startWalletProcess({ signingKey, port: await freePort(), databaseUrl: walletDatabase?.url });
+  cleanups.push(() => wallets.stop());
+  const walletSide = await startPausableForwarder(wallets.webhookUrl);
+  cleanups.push(() => walletSide.close());
+  const payments = new FakeReceiver();
+  await payments.start("/payments");
+  cleanups.push(() => payments.stop());
+  const paymentsAcknowledged: ReceivedEnvelope[] = [];
+  let paymentsFailUntil = 0;
+  payments.answerWith((req) => {
+    if (Date.now() < paymentsFailUntil) return { status: 500, body: { error: "chaos: answering 500" } };
+    paymentsAcknowledged.push(req.json as ReceivedEnvelope);
+    return { status: 200, body: { code: "success" } };
+  });
+
+  // Retries compressed so the run settles in minutes: a notification that failed is tried again after 2, 5, then
+  // every 10 s; a delivery a killed dispatcher held is claimable again after 10 s.
+  const platform = await startScaledPlatform(postgres.url, kafka.brokers, { DISPATCHER_RETRY_DELAYS_MS: "2000,5000,10000", DISPATCHER_CLAIM_MS: "10000" });
+  cleanups.push(() => platform.stop());
+  log(`platform up: ${platform.instanceIds.join(", ")}; gateways at ${platform.gatewayUrl}`);
+  const setup = await setUpWallets({ gatewayUrl: platform.gatewayUrl, operatorToken: platform.operatorToken, wallets, walletWebhookUrl: walletSide.url, paymentsUrl: payments.url, databaseUrl: postgres.url, signingKey });
+  log(`business, ${setup.cards.length} cards and wallets set up`);
+
+  const request = httpJson(() => platform.gatewayUrl, () => setup.key, 30_000);
+  const windows: FaultWindow[] = [];
+  const began = Date.now();
+  const harnessCpuBefore = process.cpuUsage();
+  const since = () => Date.now() - began;
+  const load = startPacedLoad({ request, random: seededRandom(seed), cards: setup.cards, customer: setup.customer, approved: [], label: `chaos-${seed}`, maxBillsInFlight: 20 }, rate);
+
+  /** Every 5 s: how the wallet receiver answered meanwhile, so a slow receiver shows apart from the platform. */
+  let answersSeen = 0;
+  const receiverProbe = setInterval(() => {
+    const recent = walletSide.answerTimes.slice(answersSeen).sort((a, b) => a - b);
+    answersSeen += recent.length;
+    if (recent.length) log(`wallet receiver: ${recent.length} answers, p50 ${recent[Math.floor(recent.length / 2)]!.toFixed(1)} ms, max ${recent.at(-1)!.toFixed(1)} ms`);
+  }, 5_000);
+  cleanups.push(async () => clearInterval(receiverProbe));
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+  /** Instances killed and not ready yet, by id: the other instance of a service is killed only once this one is back. */
+  const restarting = new Map<string, Promise<void>>();
+  const serviceOf = (instance: string) => instance.replace(/-\d+$/, "");
+
+  async function killAndRestart(instance: string, restartAfterMs: number): Promise<void> {
+    await Promise.all([...restarting].filter(([id]) => serviceOf(id) === serviceOf(instance)).map(([, ready]) => ready));
+    const fromMs = since();
+    await platform.kill(instance);
+    const ready = (async () => {
+      await sleep(restartAfterMs);
+      await platform.restart(instance);
+      windows.push({ what: `${instance} SIGKILLed, started again 2 s later`, fromMs, toMs: since() });
+      restarting.delete(instance);
+    })();
+    restarting.set(instance, ready);
+  }
+
+  async function carryOut(fault: Fault): Promise<void> {
+    // The broker and the database go down with every instance up, so each outage's effects stand on their own.
+    if (fault.kind === "kafka-outage" || fault.kind === "postgres-outage") await Promise.all(restarting.values());
+    const fromMs = since();
+    switch (fault.kind) {
+      case "kill-instance":
+        return killAndRestart(fault.instance, fault.restartAfterMs);
+      case "kafka-outage":
+        await kafka.stop();
+        await sleep(fault.downForMs);
+        await kafka.start();
+        windows.push({ what: `Kafka broker stopped for ${fault.downForMs / 1_000} s`, fromMs, toMs: since() });
+        return;
+      case "postgres-outage":
+        await postgres.killHard();
+        await sleep(fault.downForMs);
+        await postgres.start();
+        windows.push({ what: `PostgreSQL SIGKILLed, started again ${fault.downForMs / 1_000} s later`, fromMs, toMs: since() });
+        return;
+      case "receiver-stall":
+        walletSide.pause(fault.forMs);
+        windows.push({ what: `wallet receiver answers nothing for ${fault.forMs / 1_000} s`, fromMs, toMs: fromMs + fault.forMs });
+        return;
+      case "receiver-errors":
+        paymentsFailUntil = Date.now() + fault.forMs;
+        windows.push({ what: `payments receiver answers 500 for ${fault.forMs / 1_000} s`, fromMs, toMs: fromMs + fault.forMs });
+    }
+  }
+
+  // One after another in schedule order (a fault may wait for an earlier one's restart, so later ones shift with it).
+  const faultsDone = (async () => {
+    for (const fault of schedule) {
+      await sleep(fault.atMs - since());
+      log(`fault: ${fault.kind}${fault.kind === "kill-instance" ? ` ${fault.instance}` : ""}`);
+      await carryOut(fault).catch((error: unknown) => log(`fault ${fault.kind} failed: ${(error as Error).message}`));
+    }
+    await Promise.all(restarting.values());
+  })();
+  // The load lasts the run's length, and goes on until the last fault is over plus a few seconds of calm.
+  await Promise.all([sleep(seconds * 1_000), faultsDone.then(() => sleep(CALM_AFTER_FAULTS_MS))]);
+  load.stop();
+  const stats: LoadStats = await load.finished;
+  const harnessCpu = process.cpuUsage(harnessCpuBefore);
+  const sortedAnswers = [...walletSide.answerTimes].sort((a, b) => a - b);
+  const quantile = (q: number) => (sortedAnswers[Math.floor(q * (sortedAnswers.length - 1))] ?? NaN).toFixed(1);
+  log(`the run's own process (load, balancers, receivers): ${Math.round((harnessCpu.user + harnessCpu.system) / 1_000 / (since() / 1_000))} ms of CPU a second; ` +
+    `the wallet receiver answered p50 ${quantile(0.5)} ms, p99 ${quantile(0.99)} ms`);
+  log(`load stopped after ${Math.round(since() / 1_000)} s: ${stats.sent} requests, ${stats.answered} answered`);
+
+  const audit = await auditAfterRun({
+    databaseUrl: postgres.url,
+    gatewayUrl: platform.gatewayUrl,
+    key: setup.key,
+    wallets,
+    walletOf: setup.walletOf,
+    received: () => [...walletSide.acknowledged, ...paymentsAcknowledged],
+    log,
+  });
+  const passed = printReport({ seed, seconds, rate, stats, windows, audit, startedAt: began });
+  if (!passed) process.stdout.write(platform.output().split("\n").filter((line) => /error|fatal/i.test(line)).slice(-40).join("\n") + "\n");
+  return passed;
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import { freePort, startServiceProcess, type RunningProcess, type ServiceName } from "../integration/support/service-processes";
+import { startRoundRobinProxy, type RoundRobinProxy } from "./round-robin-proxy";
+
+/** Two of each on the real-time path; one of the others (the chaos run kills every instance in turn all the same). */
+const INSTANCES: Record<ServiceName, number> = {
+  "customer-service": 1,
+  "webhook-registry": 1,
+  "event-dispatcher": 2,
+  "authorization-engine": 2,
+  "bill-service": 1,
+  "api-gateway": 2,
+};
+
+interface Instance {
+  id: string;
+  name: ServiceName;
+  port: number;
+  process?: RunningProcess;
+}
+
+export interface ScaledPlatform {
+  /** The gateways' load balancer: what the load generator calls. */
+  gatewayUrl: string;
+  operatorToken: string;
+  instanceIds: string[];
+  /** SIGKILLs the instance; resolves once it is gone. */
+  kill(id: string): Promise<void>;
+  /** Starts the instance again on its port; resolves once it answers /ready. */
+  restart(id: string): Promise<void>;
+  /** Each instance's output so far (for a failed run's report). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The distributed platform with several instances of a service behind a round-robin balancer each (the gateways
+ * for the load generator, the engines and dispatchers for the gateways), against the given database and brokers.
+ * Instances start one at a time; each is named `<service>-<n>`.
+ */
+export async function startScaledPlatform(databaseUrl: string, kafkaBrokers: string, extraEnv: Record<string, string>): Promise<ScaledPlatform> {
+  const instances: Instance[] = [];
+  for (const [name, count] of Object.entries(INSTANCES) as Array<[ServiceName, number]>) {
+    for (let n = 1; n <= count; n++) instances.push({ id: `${name}-${n}`, name, port: await freePort() });
+  }
+  const urlsOf = (name: ServiceName) => instances.filter((i) => i.name === name).map((i) => `http://127.0.0.1:${i.port}`);
+  const balancers: RoundRobinProxy[] = [];
+  const balanced = async (name: ServiceName) => {
+    const urls = urlsOf(name);
+    if (urls.length === 1) return urls[0]!;
+    const proxy = await startRoundRobinProxy(urls);
+    balancers.push(proxy);
+    return proxy.url;
+  };
+  const operatorToken = randomBytes(16).toString("hex");
+  const env: Record<string, string> = {
+    DATABASE_URL: databaseUrl,
+    KAFKA_BROKERS: kafkaBrokers,
+    INTERNAL_TOKEN: randomBytes(16).toString("hex"),
+    CARD_DATA_KEY: randomBytes(32).toString("hex"),
+    SECRETS_KEY: randomBytes(32).toString("hex"),
+    OPERATOR_TOKEN: operatorToken,
+    DB_POOL_SIZE: "8",
+    LOG_LEVEL: "warn",
+    CUSTOMER_SERVICE_URL: await balanced("customer-service"),
+    WEBHOOK_REGISTRY_URL: await balanced("webhook-registry"),
+    EVENT_DISPATCHER_URL: await balanced("event-dispatcher"),
+    AUTHORIZATION_ENGINE_URL: await balanced("authorization-engine"),
+    BILL_SERVICE_URL: await balanced("bill-service"),
+    ...extraEnv,
+  };
+  const gatewayUrl = await balanced("api-gateway");
+  const logs: string[] = [];
+  const byId = (id: string) => {
+    const instance = instances.find((i) => i.id === id);
+    if (!instance) throw new Error(`no instance ${id}`);
+    return instance;
+  };
+  for (const instance of instances) instance.process = await startServiceProcess(instance.name, env, instance.port);
+
+  return {
+    gatewayUrl,
+    operatorToken,
+    instanceIds: instances.map((i) => i.id),
+    async kill(id) {
+      const instance = byId(id);
+      logs.push(`--- ${id} (killed) ---\n${instance.process?.output() ?? ""}`);
+      await instance.process?.kill("SIGKILL");
+    },
+    async restart(id) {
+      const instance = byId(id);
+      instance.process = await startServiceProcess(instance.name, env, instance.port);
+    },
+    output: () => [...logs, ...instances.map((i) => `--- ${i.id} ---\n${i.process?.output() ?? ""}`)].join("\n"),
+    async stop() {
+      const stopOne = async (p: RunningProcess) => {
+        const forced = setTimeout(() => void p.kill("SIGKILL"), 15_000);
+        await p.kill("SIGTERM");
+        clearTimeout(forced);
+      };
+      await Promise.all(instances.flatMap((i) => (i.process ? [stopOne(i.process)] : [])));
+      await Promise.all(balancers.map((b) => b.close()));
+    },
+  };
+}

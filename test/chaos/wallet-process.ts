@@ -1,0 +1,45 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface WalletProcess {
+  /** The admin API. */
+  url: string;
+  webhookUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The reference wallet receiver (examples/wallet-receiver) as its own process, as a business runs it: apart from the
+ * run's load generator and balancers, so neither slows the other down.
+ */
+export async function startWalletProcess(opts: { port: number; signingKey: string; databaseUrl?: string }): Promise<WalletProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "examples/wallet-receiver/src/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(opts.port), SIGNING_KEY: opts.signingKey, ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : { DATABASE_URL: "" }) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  const url = `http://127.0.0.1:${opts.port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the wallet receiver exited with ${child.exitCode}:\n${output}`);
+    const healthy = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    if (healthy) break;
+    if (Date.now() > deadline) throw new Error(`the wallet receiver did not start within 60 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    webhookUrl: `${url}/webhook`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
