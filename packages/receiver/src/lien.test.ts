@@ -44,7 +44,8 @@ describe("the reference receiver's lien rules", () => {
     // Nothing to follow: the same total is a repeat, and a first closed event still turns the lock into a debit.
     expect(onClosed(w, { locked: 0, debited: 50_000 }, "approved", 50_000).answer).toEqual({ action: "decline", code: "duplicate-transaction" });
     const captured = onCapture(wallet, 50_000, 0);
-    expect(onClosed(captured.wallet, captured.lien!, "approved", 50_000)).toMatchObject({ lien: { locked: 0, debited: 50_000 } });
+    if (!captured.lien) throw new Error("expected a lien");
+    expect(onClosed(captured.wallet, captured.lien, "approved", 50_000)).toMatchObject({ lien: { locked: 0, debited: 50_000 } });
     // More than the wallet holds: nothing changes, the answer says so.
     expect(onClosed({ ...wallet, available: 10_000 }, { locked: 0, debited: 50_000 }, "approved", 70_000)).toMatchObject({
       answer: { action: "decline", code: "insufficient-funds" }, wallet: { available: 10_000 }, lien: { debited: 50_000 },
