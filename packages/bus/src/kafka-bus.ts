@@ -5,6 +5,15 @@ import { newMessageId } from "./message-id";
 import { TOPIC_SETTINGS, type Topic } from "@cardhold/contracts";
 import { MAX_BATCH, MESSAGE_ID_HEADER, type Bus, type IncomingMessage, type OutgoingMessage, type Subscription } from "./bus";
 
+/**
+ * A member that died without leaving (SIGKILL) holds its partitions, and a member that joins waits, until its session
+ * times out: nothing on those partitions moves meanwhile, and a decision there is answered by its timeout default.
+ * 6 s is the broker's smallest session by default (group.min.session.timeout.ms); the chaos run measured a killed
+ * engine or dispatcher holding its partitions 8-9 s with 10 s. Heartbeats every second keep a live member in.
+ */
+const SESSION_TIMEOUT_MS = 6_000;
+const HEARTBEAT_INTERVAL_MS = 1_000;
+
 export interface KafkaBusOptions {
   brokers: string[];
   clientId: string;
@@ -114,8 +123,12 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       });
     },
     async subscribe(subscription: Subscription) {
-      // A member that died without leaving (SIGKILL) holds its partitions until its session times out: keep that short.
-      const consumer = kafka.consumer({ groupId: subscription.group, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
+      const consumer = kafka.consumer({
+        groupId: subscription.group,
+        allowAutoTopicCreation: false,
+        sessionTimeout: SESSION_TIMEOUT_MS,
+        heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+      });
       const progress = createOffsetProgress(consumer, opts.logger);
       consumers.push({ consumer, progress });
       await consumer.connect();
