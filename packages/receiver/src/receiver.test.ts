@@ -63,7 +63,10 @@ describe("receiver over HTTP (express)", () => {
       store: memoryDeliveryStore(),
       handlers: {
         check: () => approveCheck(5000, "Ada Obi"),
-        capture: (auth) => (auth.amount > 100_000 ? decline("insufficient-funds") : approve()),
+        capture: (auth) => {
+          applied.push(`capture:${auth.id}`);
+          return auth.amount > 100_000 ? decline("insufficient-funds") : approve();
+        },
         closed: (auth) => {
           applied.push(`closed:${auth.id}:${auth.status}`);
           return approve();
@@ -108,11 +111,22 @@ describe("receiver over HTTP (express)", () => {
     expect((await post(capture("c.auth.A", 500, "evt.1"))).body).toEqual({ action: "approve" });
   });
 
+  it("declines a capture request that comes after its authorization was closed (its answer would have been too late)", async () => {
+    const closedFirst = JSON.stringify({
+      event: "card.authorization.closed",
+      data: { id: "c.auth.LATE", object: "card.authorization", card: "c.1", type: "capture", status: "declined", amount: 700, fees: 0, currency: "NGN", createdAt: "2023-03-14T18:22:51.000Z" },
+      metadata: { sentAt: "2023-03-14T18:22:56.000Z", event: "evt.late.closed" },
+    });
+    await post(closedFirst);
+    expect((await post(capture("c.auth.LATE", 700, "evt.late.request"))).body).toEqual({ action: "decline", code: "duplicate-transaction" });
+    expect(applied).not.toContain("capture:c.auth.LATE");
+  });
+
   it("applies a closed event once however often it is sent, and acknowledges transactions", async () => {
     const closed = fixture("event-card.authorization.closed.json");
     expect((await post(closed)).body).toEqual({ action: "approve" });
     expect((await post(closed)).body).toEqual({ action: "approve" });
-    expect(applied.filter((a) => a.startsWith("closed:"))).toEqual(["closed:c.auth.2tXJoWXy2NZNFU9mY:approved"]);
+    expect(applied.filter((a) => a.startsWith("closed:c.auth.2tX"))).toEqual(["closed:c.auth.2tXJoWXy2NZNFU9mY:approved"]);
     expect((await post(fixture("event-card.transaction.created.json"))).body).toEqual({ code: "success" });
   });
 });

@@ -82,6 +82,10 @@ async function dispatch<Tx>(event: CardholdEvent, handlers: Handlers<Tx>, sessio
       if (!(await session.claimAuthorization(event.data.id))) return decline("duplicate-transaction");
       return validAnswer(await handlers.capture(event.data, { event, tx }));
     case "card.authorization.closed":
+      // A closed capture whose request this receiver never handled (its answer was late, or never came) claims the
+      // authorization, so that request, still on its way or waiting on a lock, is declined as a repeat instead of
+      // locking funds no event will ever release. A request handled first has the claim: this waits for it.
+      if (event.data.type === "capture") await session.claimAuthorization(event.data.id);
       return validAnswer(await handlers.closed(event.data, { event, tx }));
     case "card.authorization.update": {
       const update = event.data;
