@@ -137,16 +137,29 @@ interface ReportInput {
   windows: FaultWindow[];
   audit: Audit;
   startedAt: number;
+  /** Whether a late answer outside the database outage fails the run (otherwise it is reported only). */
+  lateAnswersFail: boolean;
 }
 
 const CARD_OPERATIONS = new Set(["capture", "update", "reverse", "check"]);
 const isDatabaseOutage = (w: FaultWindow | undefined) => Boolean(w?.what.startsWith("PostgreSQL"));
 
+/** How many late answers came within 100 ms of the limit, within 250 ms, within 750 ms, and later. */
+function lateness(late: Incident[]): string {
+  const buckets: Array<[string, number]> = [["≤ +100 ms", 100], ["≤ +250 ms", 250], ["≤ +750 ms", 750], ["later", Infinity]];
+  const counts = buckets.map(([label, within]) => [label, 0, within] as [string, number, number]);
+  for (const i of late) counts.find(([, , within]) => i.ms - LATE_ANSWER_MS <= within)![1]++;
+  return counts.map(([label, n]) => `${label} ${n}`).join(", ");
+}
+
 /** Prints the run's faults and checks; true when every check passed. */
 export function printReport(input: ReportInput): boolean {
   const { stats, windows, audit } = input;
   const windowFor = (i: Incident) => windowOf(windows, i.sentAt - input.startedAt, i.sentAt - input.startedAt + i.ms, GRACE_MS);
-  const failures = stats.incidents.filter((i) => i.outcome !== "timed-out" && (typeof i.outcome !== "number" || i.outcome >= 500));
+  // Load shedding (503 platform-overloaded) is the engine's answer in time when it cannot ask the receiver in time:
+  // counted on its own, not as a failure.
+  const shed = stats.incidents.filter((i) => i.code === "platform-overloaded");
+  const failures = stats.incidents.filter((i) => i.outcome !== "timed-out" && i.code !== "platform-overloaded" && (typeof i.outcome !== "number" || i.outcome >= 500));
   // A card network's request (a bill payment is not one: it answers 202 once it has waited 8 s for the biller).
   const late = stats.incidents.filter((i) => CARD_OPERATIONS.has(i.op) && typeof i.outcome === "number" && i.outcome < 500 && i.ms > LATE_ANSWER_MS);
   const describe = (list: Incident[]) => {
@@ -164,35 +177,37 @@ export function printReport(input: ReportInput): boolean {
   const lines = [
     `chaos run: seed ${input.seed}, ${input.seconds} s at ${input.rate}/s, two instances of the engine, the dispatcher and the gateway`,
     "",
-    "| fault | from | ready again | 5xx or cut off | answered after deadline + 250 ms |",
+    "| fault | from | ready again | 5xx or cut off (shedding apart) | answered after deadline + 250 ms |",
     "|---|---|---|---|---|",
     ...windows.sort((a, b) => a.fromMs - b.fromMs).map((w) =>
       `| ${w.what} | ${(w.fromMs / 1_000).toFixed(1)} s | ${(w.toMs / 1_000).toFixed(1)} s | ${failuresByWindow.get(w.what) ?? 0} | ${lateByWindow.get(w.what) ?? 0} |`),
     `| (outside every fault, ${GRACE_MS / 1_000} s grace after each) | | | ${failuresByWindow.get("outside every fault") ?? 0} | ${lateByWindow.get("outside every fault") ?? 0} |`,
     "",
+    `refused at once by load shedding (503 platform-overloaded): ${shed.length}, ${[...describe(shed)].map(([what, n]) => `${n} in "${what}"`).join(", ") || "none"}`,
     `requests: ${stats.sent} sent, ${stats.answered} answered, ${stats.cutOff} cut off, ${stats.timedOut} timed out (30 s)`,
     `outcomes: ${JSON.stringify(stats.outcomes)}`,
     `authorizations: ${JSON.stringify(audit.authorizations)}; declined by reason: ${JSON.stringify(audit.declineReasons)}`,
     `bill payments: ${JSON.stringify(audit.billPayments)}`,
     `deliveries acknowledged: ${audit.deliveries.received} (${audit.deliveries.distinct} distinct events, ${audit.deliveries.received - audit.deliveries.distinct} duplicates)`,
+    `late card answers by how late: ${lateness(late)}`,
     `settled ${Math.round(audit.quietAfterMs / 1_000)} s after the load stopped`,
     "",
   ];
-  const checks: Array<[string, string[]]> = [
-    ["every authorization and payment final, every outbox and delivery done", audit.stillBusy],
-    ["every final-state event delivered at least once", audit.missingEvents],
-    ["the ledger: every movement balanced, the books sum to zero, no hold left open", audit.ledger],
-    ["every bill payment debited exactly once (or refunded)", audit.payments],
-    ["each wallet's balance equals its card account", audit.wallets],
-    ["no 5xx, cut-off or unanswered request outside the faults", failuresByWindow.has("outside every fault") ? [`${failuresByWindow.get("outside every fault")} outside: ${JSON.stringify(failures.filter((i) => !windowFor(i)).slice(0, 10))}`] : []],
-    ["no answer later than deadline + 250 ms outside the database outage", lateOutsideDatabase.length > 0 ? [`${lateOutsideDatabase.length} late: ${JSON.stringify(lateOutsideDatabase.slice(0, 10))}`] : []],
-    ["no request without any answer after 30 s", stats.timedOut > 0 ? [`${stats.timedOut} timed out`] : []],
+  const checks: Array<[string, string[], "must" | "report"]> = [
+    ["every authorization and payment final, every outbox and delivery done", audit.stillBusy, "must"],
+    ["every final-state event delivered at least once", audit.missingEvents, "must"],
+    ["the ledger: every movement balanced, the books sum to zero, no hold left open", audit.ledger, "must"],
+    ["every bill payment debited exactly once (or refunded)", audit.payments, "must"],
+    ["each wallet's balance equals its card account", audit.wallets, "must"],
+    ["no 5xx, cut-off or unanswered request outside the faults", failuresByWindow.has("outside every fault") ? [`${failuresByWindow.get("outside every fault")} outside: ${JSON.stringify(failures.filter((i) => !windowFor(i)).slice(0, 10))}`] : [], "must"],
+    ["no answer later than deadline + 250 ms outside the database outage", lateOutsideDatabase.length > 0 ? [`${lateOutsideDatabase.length} late: ${JSON.stringify(lateOutsideDatabase.slice(0, 10))}`] : [], input.lateAnswersFail ? "must" : "report"],
+    ["no request without any answer after 30 s", stats.timedOut > 0 ? [`${stats.timedOut} timed out`] : [], "must"],
   ];
-  for (const [name, problems] of checks) {
-    lines.push(`${problems.length === 0 ? "PASS" : "FAIL"} ${name}`);
+  for (const [name, problems, kind] of checks) {
+    lines.push(`${problems.length === 0 ? "PASS" : kind === "must" ? "FAIL" : "NOT MET (reported only)"} ${name}`);
     for (const problem of problems.slice(0, 20)) lines.push(`     ${problem}`);
     if (problems.length > 20) lines.push(`     … and ${problems.length - 20} more`);
   }
   process.stdout.write(lines.join("\n") + "\n");
-  return checks.every(([, problems]) => problems.length === 0);
+  return checks.every(([, problems, kind]) => problems.length === 0 || kind === "report");
 }

@@ -10,6 +10,8 @@ const LOG4J = fileURLToPath(new URL("../../infra/kafka/log4j.properties", import
 
 export interface OwnedKafka {
   brokers: string;
+  /** The broker's process id while it runs. */
+  pid(): number | undefined;
   /** SIGTERM (a controlled shutdown), then SIGKILL after `timeoutMs`. */
   stop(timeoutMs?: number): Promise<void>;
   /** Starts the broker again on the same ports and data; resolves once it accepts connections. */
@@ -42,6 +44,7 @@ export async function startOwnedKafka(dir: string, port: number, controllerPort:
   await start();
   return {
     brokers: `127.0.0.1:${port}`,
+    pid: () => (child && child.exitCode === null ? child.pid : undefined),
     start,
     async stop(timeoutMs = 30_000) {
       const running = child;

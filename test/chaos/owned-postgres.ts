@@ -1,6 +1,6 @@
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@cardhold/db";
 import { join } from "node:path";
-import { pidFromFile } from "../../bench/support/process-cpu";
+import { pidFromFile, processTree } from "../../bench/support/process-cpu";
 import { killPostgresServer } from "../support/all-in-one-process";
 
 export interface OwnedPostgres {
@@ -8,6 +8,8 @@ export interface OwnedPostgres {
   url: string;
   /** Another database of the same server. */
   urlFor(database: string): string;
+  /** The server's processes (postmaster and backends) now. */
+  pids(): number[];
   /** SIGKILLs the postmaster and its children: no shutdown, the next start recovers from the WAL. */
   killHard(): Promise<void>;
   start(): Promise<void>;
@@ -24,6 +26,10 @@ export async function startOwnedPostgres(dir: string): Promise<OwnedPostgres> {
   return {
     url,
     urlFor: (database) => server.urlFor(database),
+    pids: () => {
+      const postmaster = pidFromFile(join(dir, "cluster", "postmaster.pid"));
+      return postmaster ? processTree(postmaster) : [];
+    },
     async killHard() {
       const postmaster = pidFromFile(join(dir, "cluster", "postmaster.pid"));
       if (postmaster) await killPostgresServer(postmaster);

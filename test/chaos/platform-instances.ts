@@ -28,6 +28,8 @@ export interface ScaledPlatform {
   kill(id: string): Promise<void>;
   /** Starts the instance again on its port; resolves once it answers /ready. */
   restart(id: string): Promise<void>;
+  /** The running instances' pids, by service (for CPU readings). */
+  pidsOf(service: ServiceName): number[];
   /** Each instance's output so far (for a failed run's report). */
   output(): string;
   stop(): Promise<void>;
@@ -91,6 +93,7 @@ export async function startScaledPlatform(databaseUrl: string, kafkaBrokers: str
       const instance = byId(id);
       instance.process = await startServiceProcess(instance.name, env, instance.port);
     },
+    pidsOf: (service) => instances.flatMap((i) => (i.name === service && i.process?.child.pid ? [i.process.child.pid] : [])),
     output: () => [...logs, ...instances.map((i) => `--- ${i.id} ---\n${i.process?.output() ?? ""}`)].join("\n"),
     async stop() {
       const stopOne = async (p: RunningProcess) => {

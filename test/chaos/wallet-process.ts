@@ -7,6 +7,7 @@ export interface WalletProcess {
   /** The admin API. */
   url: string;
   webhookUrl: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -35,6 +36,7 @@ export async function startWalletProcess(opts: { port: number; signingKey: strin
   return {
     url,
     webhookUrl: `${url}/webhook`,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -68,6 +68,8 @@ export interface Incident {
   op: string;
   /** The HTTP status, or how the request ended without one. */
   outcome: number | "cut-off" | "timed-out" | "error";
+  /** The error body's `code`, when there is one (`platform-overloaded`, `service-unavailable` …). */
+  code?: string;
   ms: number;
 }
 
@@ -130,7 +132,7 @@ function loadOperations(ctx: LoadContext, stats: LoadStats): { next: () => Promi
       const reply = await ctx.request(method, path, body);
       stats.answered++;
       const ms = Date.now() - sentAt;
-      if (reply.status >= 500 || ms > LATE_ANSWER_MS) stats.incidents.push({ sentAt, op, outcome: reply.status, ms });
+      if (reply.status >= 500 || ms > LATE_ANSWER_MS) stats.incidents.push({ sentAt, op, outcome: reply.status, code: reply.body?.code, ms });
       const data = reply.body?.data;
       count(`${op} ${reply.status} ${data?.status ?? reply.body?.code ?? ""}`.trim());
       if (reply.status >= 500) stats.errors.push(`${op} ${method} ${path} → ${reply.status} ${JSON.stringify(reply.body)}`);
