@@ -40,6 +40,12 @@ function messagingMigrations(schema: string): Migration[] {
         ALTER TABLE ${schema}.outbox ADD PRIMARY KEY (id);
         CREATE INDEX outbox_in_order ON ${schema}.outbox (seq);`,
     },
+    {
+      // Until when another relay was seen contending for the lease: the holder then reads the table before memory.
+      version: 3,
+      name: "relay_lease_others_until",
+      sql: `ALTER TABLE ${schema}.outbox_relay_lease ADD COLUMN others_until timestamptz NOT NULL DEFAULT '-infinity';`,
+    },
   ];
 }
 

@@ -96,6 +96,9 @@ export interface OutboxRow {
   headers: Record<string, string>;
 }
 
+/** How often the lease holder reads the table while other processes write the same outbox (see pollSoon). */
+const SHARED_POLL_MS = 20;
+
 /** Past this many published rows not yet deleted, the relay reads (and deletes them) at once, not at the next poll. */
 const MAX_PUBLISHED_KEPT = 2_000;
 
@@ -105,9 +108,12 @@ const MAX_PUBLISHED_KEPT = 2_000;
  * the table is read once per `idleMs` (rows of a crashed run or of another process), on wake(), and before anything
  * else while a read finds more than a batch or rows nobody handed over. Per-key order holds because a key's rows come
  * from transactions that lock the same resource one after the other: in this process they are handed over in that
- * order, and read back from the table they come in seq order. With several processes writing one schema, a row
- * another process commits while this one publishes from memory waits for the next read (at most `idleMs`); if this
- * process commits the same resource's next step within that time, the two are published out of order.
+ * order, and read back from the table they come in seq order. With several processes writing one schema, only the
+ * lease holder publishes, and while it knows of another relay (see holdLease) it reads the table before publishing
+ * anything, so a row another process committed before this one's next step of the same resource goes first. It learns
+ * of a new relay when it next renews its lease (within `leaseMs / 2`): during that first moment of a new instance, a
+ * step committed here right after one committed there may still be published first. While shared, the holder also
+ * reads the table every SHARED_POLL_MS, so the other processes' rows wait milliseconds for it, not `idleMs`.
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { db, schema, bus, logger } = opts;
@@ -117,19 +123,33 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const owner = randomUUID();
   /** Until when (local clock) this relay surely holds the lease: renewing it on every batch would cost a commit each. */
   let leaseSafeUntil = 0;
+  /** Another relay of this schema was seen lately: other processes commit rows here too (see holdLease). */
+  let shared = false;
 
+  /**
+   * Takes or renews the lease. A relay that finds it held by another stamps `others_until`, at most once per lease
+   * length, and the holder reads that stamp when it renews: while other processes write this outbox, the holder reads
+   * the table before publishing anything from memory, so a row one of them committed before a later step of the same
+   * resource here is published first (a reversal applied here must not overtake the approval another engine committed).
+   */
   const holdLease = async () => {
     if (Date.now() < leaseSafeUntil) return true;
     const renewedAt = Date.now();
-    const { rowCount } = await db.query(
-      `INSERT INTO ${schema}.outbox_relay_lease (name, owner, expires_at)
+    const { rows } = await db.query<{ held: boolean; shared: boolean }>(
+      `INSERT INTO ${schema}.outbox_relay_lease AS l (name, owner, expires_at)
        VALUES ('relay', $1, now() + $2 * interval '1 millisecond')
-       ON CONFLICT (name) DO UPDATE SET owner = $1, expires_at = EXCLUDED.expires_at
-       WHERE ${schema}.outbox_relay_lease.owner = $1 OR ${schema}.outbox_relay_lease.expires_at < now()`,
+       ON CONFLICT (name) DO UPDATE SET
+         owner = CASE WHEN l.owner = $1 OR l.expires_at < now() THEN $1 ELSE l.owner END,
+         expires_at = CASE WHEN l.owner = $1 OR l.expires_at < now() THEN EXCLUDED.expires_at ELSE l.expires_at END,
+         others_until = CASE WHEN l.owner = $1 THEN l.others_until ELSE now() + 2 * $2 * interval '1 millisecond' END
+       WHERE l.owner = $1 OR l.expires_at < now() OR l.others_until < now() + $2 * interval '1 millisecond'
+       RETURNING l.owner = $1 AS held, l.others_until > now() AS shared`,
       [owner, leaseMs],
     );
-    leaseSafeUntil = rowCount === 1 ? renewedAt + leaseMs / 2 : 0;
-    return rowCount === 1;
+    const held = rows[0]?.held === true;
+    shared = held && rows[0]!.shared;
+    leaseSafeUntil = held ? renewedAt + leaseMs / 2 : 0;
+    return held;
   };
 
   /** Rows committed by this process and handed over, not yet published. */
@@ -192,8 +212,9 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       handedOver = []; // the holder reads them from the table
       return false;
     }
-    const readDue = readFirst || Date.now() - lastRead >= idleMs || publishedKept.length >= MAX_PUBLISHED_KEPT;
+    const readDue = readFirst || shared || Date.now() - lastRead >= idleMs || publishedKept.length >= MAX_PUBLISHED_KEPT;
     if (readDue && (await readAndPublish())) return true;
+    if (shared) pollSoon();
     if (handedOver.length === 0) return false;
     await publish(handedOver.splice(0, batchSize));
     return handedOver.length > 0;
@@ -211,6 +232,20 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     idleMs,
     step: publishBatch,
   });
+
+  /**
+   * While other processes write this outbox, the rows they commit wait for this relay's next read: read again after
+   * SHARED_POLL_MS rather than `idleMs`, or a decision request committed by another engine would wait up to 500 ms.
+   */
+  let pollTimer: NodeJS.Timeout | undefined;
+  const pollSoon = () => {
+    if (pollTimer) return;
+    pollTimer = setTimeout(() => {
+      pollTimer = undefined;
+      worker.wake();
+    }, SHARED_POLL_MS);
+    pollTimer.unref();
+  };
 
   const take = (rows: OutboxRow[]) => {
     handedOver.push(...rows);
@@ -232,6 +267,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     committed: (insert) => take(insert.rows),
     async stop() {
       stopListening();
+      clearTimeout(pollTimer);
       await worker.stop();
       await deletePublished().catch(() => undefined);
       leaseSafeUntil = 0;

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { pino } from "pino";
+import { createDb, type Db } from "@cardhold/db";
+import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
+import type { IncomingMessage } from "./bus";
+import { createMemoryBus } from "./memory-bus";
+import { migrateMessaging } from "./messaging-tables";
+import { createOutboxRelay, enqueue } from "./outbox";
+
+const logger = pino({ level: "silent" });
+let server: TestDatabase;
+/** Two processes of one service: each its own pool (and so its own commit notes), one schema. */
+let first: Db;
+let second: Db;
+
+beforeAll(async () => {
+  server = await createTestDatabase();
+  first = server.db;
+  second = createDb({ url: server.url, poolSize: 2 });
+  await migrateMessaging(first, "svc");
+});
+afterAll(async () => {
+  await second.close();
+  await server.stop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeEach(async () => {
+  await first.query("DELETE FROM svc.outbox; DELETE FROM svc.outbox_relay_lease");
+});
+
+describe("outbox relays of several processes", () => {
+  it("a step committed here after another process's step of the same resource is published after it", async () => {
+    const bus = createMemoryBus();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g", topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    // The holder reads the table once a second when nothing tells it to, and renews its lease then.
+    const holder = createOutboxRelay({ db: first, schema: "svc", bus, logger, idleMs: 1_000, leaseMs: 1_000 });
+    holder.start();
+    await sleep(100);
+    const other = createOutboxRelay({ db: second, schema: "svc", bus, logger, idleMs: 1_000, leaseMs: 1_000 });
+    other.start();
+    await sleep(1_100); // the holder has renewed its lease (and read the table) since the other relay asked for it
+
+    // Another engine approves (its row waits for the holder), then this one, having seen the approval, reverses.
+    await second.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "auth-1", value: { step: "approved" }, id: "msg.approved" }]));
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "auth-1", value: { step: "reversed" }, id: "msg.reversed" }]));
+    const deadline = Date.now() + 3_000;
+    while (got.length < 2 && Date.now() < deadline) await sleep(10);
+    await other.stop();
+    await holder.stop();
+    expect(got.map((m) => m.id)).toEqual(["msg.approved", "msg.reversed"]);
+  });
+
+  it("while another process writes the outbox, its rows are published within a few polls, not at the next idle read", async () => {
+    const bus = createMemoryBus();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g2", topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    // Idle reads a minute apart: only the holder's poll while shared can publish the other process's row in time.
+    const holder = createOutboxRelay({ db: first, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 1_000 });
+    holder.start();
+    await sleep(100);
+    const other = createOutboxRelay({ db: second, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 1_000 });
+    other.start();
+    await second.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k", value: {}, id: "msg.nudge" }]));
+    await sleep(600); // past half the lease: the holder's next step renews it and learns of the other relay
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k0", value: {}, id: "msg.renew" }]));
+    while (got.length < 2) await sleep(5);
+    got.length = 0;
+    const committedAt = Date.now();
+    await second.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "auth-2", value: {}, id: "msg.from-other" }]));
+    while (got.length < 1 && Date.now() - committedAt < 3_000) await sleep(5);
+    const tookMs = Date.now() - committedAt;
+    await other.stop();
+    await holder.stop();
+    expect(got.map((m) => m.id)).toEqual(["msg.from-other"]);
+    expect(tookMs).toBeLessThan(500);
+  });
+
+  it("a relay alone publishes what its transactions hand over without reading the table", async () => {
+    const bus = createMemoryBus();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g", topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    const relay = createOutboxRelay({ db: first, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 400 });
+    relay.start();
+    await sleep(300);
+    // A row nobody hands over waits for the next read (a minute away): the relay did not read the table for the next.
+    await first.query("INSERT INTO svc.outbox (id, topic, key, value) VALUES ('msg.unannounced', 'things.v1', 'x', '{}')");
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "y", value: {}, id: "msg.announced" }]));
+    const deadline = Date.now() + 2_000;
+    while (got.length < 1 && Date.now() < deadline) await sleep(10);
+    await relay.stop();
+    expect(got.map((m) => m.id)).toEqual(["msg.announced"]);
+  });
+});
