@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../../test/support/eventually";
 import { startAllInOne, type AllInOne } from "./all-in-one";
 import { callGateway, type GatewayCall } from "../../../test/support/api-client";
+import { sampleOf, scrape } from "../../../test/support/metrics-scrape";
 
 const OPERATOR_TOKEN = "operator-token-for-tests-0123";
 let platform: AllInOne;
@@ -276,5 +277,28 @@ describe("customers through the gateway", () => {
         { mode: "test", url: "http://127.0.0.1:4000/hook", is_default: true },
       ]);
     });
+  });
+});
+
+describe("queue metrics of every service in the process", () => {
+  it("each service's /metrics shows its outbox, and only its own consumer groups' lag", async () => {
+    await newBusiness("Metrics");
+    await platform.drained();
+    const gateway = await scrape(platform.url, { "x-operator-token": OPERATOR_TOKEN });
+    expect(sampleOf(gateway, "outbox_backlog_messages")).toBeGreaterThanOrEqual(0);
+    for (const [service, url] of Object.entries(platform.upstreams)) {
+      const samples = await scrape(url);
+      expect(sampleOf(samples, "outbox_backlog_messages"), service).toBeGreaterThanOrEqual(0);
+      expect(sampleOf(samples, "outbox_oldest_message_age_seconds"), service).toBeLessThan(60);
+      const lags = samples.filter((s) => s.name === "consumer_lag_messages");
+      if (service === "customer-service") expect(lags).toEqual([]);
+      else expect(lags.length, service).toBeGreaterThan(0);
+      for (const lag of lags) expect(lag.labels.group === service || lag.labels.group!.startsWith(`${service}.`), lag.labels.group).toBe(true);
+    }
+    const dispatcher = await scrape(platform.upstreams["event-dispatcher"]!);
+    expect(sampleOf(dispatcher, "deliveries_due", { policy: "decision" })).toBeGreaterThanOrEqual(0);
+    const engine = await scrape(platform.upstreams["authorization-engine"]!);
+    expect(sampleOf(engine, "authorizations_awaiting_answer")).toBeGreaterThanOrEqual(0);
+    expect(engine.some((s) => s.name === "authorization_decision_lateness_seconds_count")).toBe(true);
   });
 });

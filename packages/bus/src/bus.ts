@@ -1,3 +1,5 @@
+import type { ConsumerLagReading } from "./consumer-lag";
+
 /** A message to publish; `id` is set by the outbox (or generated) and travels in the `message-id` header. */
 export interface OutgoingMessage {
   topic: string;
@@ -40,6 +42,8 @@ export interface Bus {
   publish(messages: OutgoingMessage[]): Promise<void>;
   subscribe(subscription: Subscription): Promise<void>;
   ready(): Promise<boolean>;
+  /** What each group subscribed through this bus has yet to handle, per topic; cheap (no I/O), for a scrape. */
+  consumerLag(): ConsumerLagReading;
   /** Stops consuming after in-flight handlers finish, then disconnects. */
   stop(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { Kafka, logLevel, type Consumer, type KafkaMessage, type LogEntry, type Producer } from "kafkajs";
 import type { Logger } from "pino";
 import "./kafkajs-idle-timers";
+import { createKafkaLagReader } from "./consumer-lag";
 import { newMessageId } from "./message-id";
 import { TOPIC_SETTINGS, type Topic } from "@cardhold/contracts";
 import { MAX_BATCH, MESSAGE_ID_HEADER, type Bus, type IncomingMessage, type OutgoingMessage, type Subscription } from "./bus";
@@ -22,6 +23,8 @@ export interface KafkaBusOptions {
   topics: Topic[];
   partitions?: number;
   replicationFactor?: number;
+  /** How often the consumer lag of this bus's groups is read (default 5 s). */
+  lagIntervalMs?: number;
 }
 
 const KAFKA_TO_PINO: Record<number, "error" | "warn" | "info" | "debug"> = {
@@ -87,6 +90,8 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
   const consumers: { consumer: Consumer; progress: ReturnType<typeof createOffsetProgress> }[] = [];
   let stopping = false;
   const handling = new Set<Promise<void>>();
+  const subscribed = new Map<string, readonly string[]>();
+  const lag = createKafkaLagReader({ admin, logger: opts.logger, groups: () => subscribed, intervalMs: opts.lagIntervalMs });
 
   const createTopics = async () => {
     await admin.createTopics({
@@ -105,6 +110,7 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       await admin.connect();
       await createTopics();
       await producer.connect();
+      lag.start();
     },
     async publish(messages: OutgoingMessage[]) {
       if (messages.length === 0) return;
@@ -133,6 +139,7 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       consumers.push({ consumer, progress });
       await consumer.connect();
       await consumer.subscribe({ topics: subscription.topics, fromBeginning: true });
+      subscribed.set(subscription.group, subscription.topics);
       const toIncoming = (topic: string, partition: number, message: KafkaMessage): IncomingMessage => {
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(message.headers ?? {})) {
@@ -178,9 +185,11 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
         return false;
       }
     },
+    consumerLag: () => lag.latest(),
     async stop() {
       // Handlers stop taking messages, then what they handled is committed, then the consumers leave their groups.
       stopping = true;
+      lag.stop();
       await Promise.allSettled([...handling]);
       await Promise.allSettled(consumers.map(({ progress }) => progress.close()));
       await Promise.allSettled(consumers.map(({ consumer }) => consumer.disconnect()));

@@ -171,4 +171,22 @@ describe("memory bus batches", () => {
     await bus.drained();
     expect(batches).toEqual([[0, 1, 2, 3, 4]]);
   });
+
+  it("tells each group's lag per topic: the messages it has not handled yet", async () => {
+    const bus = createMemoryBus({ handledWaitMs: 0 });
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await bus.subscribe({ group: "slow", topics: ["t.v1"], handler: () => released });
+    await bus.subscribe({ group: "quick", topics: ["t.v1", "u.v1"], handler: async () => undefined });
+    await bus.publish([msg("k", 1), msg("k", 2), msg("j", 3)]);
+    await new Promise((r) => setTimeout(r, 20));
+    const lagOf = (group: string, topic: string) => bus.consumerLag().lags.find((l) => l.group === group && l.topic === topic)?.messages;
+    expect(lagOf("slow", "t.v1")).toBe(3);
+    expect(lagOf("quick", "t.v1")).toBe(0);
+    expect(lagOf("quick", "u.v1")).toBe(0);
+    release();
+    await bus.drained();
+    expect(lagOf("slow", "t.v1")).toBe(0);
+    expect(bus.consumerLag().readAt).toBeGreaterThan(Date.now() - 1_000);
+  });
 });

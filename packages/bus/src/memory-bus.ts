@@ -189,6 +189,16 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
     async ready() {
       return !stopped;
     },
+    consumerLag() {
+      const lags = [...groups.values()].flatMap(({ subscription, cursors }) =>
+        subscription.topics.map((topic) => ({
+          group: subscription.group,
+          topic,
+          messages: partitionsOf(topic).reduce((n, partitionLog, p) => n + endOf(partitionLog) - (cursors.get(`${topic}:${p}`)?.offset ?? partitionLog.first), 0),
+        })),
+      );
+      return { lags, readAt: Date.now() };
+    },
     async stop() {
       stopped = true;
       await Promise.allSettled([...inFlight]);

@@ -8,6 +8,7 @@ export * from "./last-resort";
 export * from "./lifecycle";
 export * from "./logger";
 export * from "./metrics";
+export * from "./queue-metrics";
 export * from "./request-context";
 export * from "./validate";
 export * from "./service-kit";

@@ -4,6 +4,7 @@ import {
   AppError,
   createHttpApp,
   prepareSchema,
+  registerOutboxGauges,
   type Service,
   type ServiceDeps,
 } from "@cardhold/platform";
@@ -39,6 +40,8 @@ export interface GatewayService extends Service {
 export async function createService(deps: GatewayDeps): Promise<GatewayService> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  // The gateway consumes nothing: its outbox is its only queue.
+  registerOutboxGauges(deps.metrics.registry, deps.db, SCHEMA);
   const businesses = businessUseCases(deps.db, relay, deps.secretsKey, deps.logger);
   const proxy = createProxy({ upstreams: deps.upstreams, internalToken: deps.internalToken });
   const requestLog = createRequestLog(deps.db, deps.logger);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
-import { customerProjection, prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { customerProjection, prepareSchema, registerMessagingGauges, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
 import { createSandboxBiller } from "./billers/sandbox-biller";
 import { catalogRoutes } from "./http/catalog-routes";
 import { paymentRoutes } from "./http/routes";
@@ -31,6 +31,7 @@ export async function createService(deps: ServiceDeps, opts: BillServiceOptions 
   await customers.migrate();
   const biller = opts.biller ?? createSandboxBiller(deps.db, settings.sandbox);
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  registerMessagingGauges(deps, NAME, SCHEMA);
   const waiters = createPaymentWaiters();
   const schedule = { billerMs: settings.billerRecheckMs, ledgerMs: settings.ledgerResendMs };
   // The worker needs progress and progress wakes the worker: the wake-up is filled in once both exist.

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
-import { prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { prepareSchema, registerMessagingGauges, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
 import { customerUseCases } from "./customers";
 import { customerRoutes } from "./http/routes";
 import { SCHEMA } from "./store/customers.store";
@@ -12,6 +12,7 @@ const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
 export async function createService(deps: ServiceDeps): Promise<Service> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  registerMessagingGauges(deps, NAME, SCHEMA);
   const customers = customerUseCases(deps.db, relay);
   const app = serviceApp(NAME, deps, (app) => customerRoutes(app, deps.db, customers));
   return {

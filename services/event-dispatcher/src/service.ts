@@ -1,12 +1,16 @@
 import { fileURLToPath } from "node:url";
-import { Counter } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
 import { createOutboxRelay } from "@cardhold/bus";
-import { prepareSchema, sealPlainSigningKeys, serviceApp, signingKeySealer, type Service, type ServiceDeps } from "@cardhold/platform";
+import type { Db } from "@cardhold/db";
+import {
+  prepareSchema, registerMessagingGauges, scrapeRead, sealPlainSigningKeys, serviceApp, signingKeySealer, type Service, type ServiceDeps,
+} from "@cardhold/platform";
 import { createDeliveryWorker } from "./delivery/delivery.worker";
 import { createSigningKeyCache } from "./delivery/signing-keys";
 import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS, type RetrySchedule } from "./domain/retry-schedule";
 import { eventRoutes } from "./http/routes";
 import { subscribeToEvents, subscribeToWebhooks } from "./messaging/consumers";
+import { dueDeliveries, type DueDeliveries } from "./store/deliveries.store";
 import type { QueueVacuumOptions } from "./store/queue-vacuum";
 import { createRoutingTables } from "./store/routing-tables";
 import { SCHEMA } from "./store/webhooks.store";
@@ -40,6 +44,8 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
     help: "Decision events not sent because too little time was left before their deadline (platform overloaded)",
     registers: [deps.metrics.registry],
   });
+  registerMessagingGauges(deps, NAME, SCHEMA);
+  registerDeliveryQueueGauges(deps.metrics.registry, deps.db);
   const worker = createDeliveryWorker({
     db: deps.db,
     logger: deps.logger,
@@ -69,4 +75,21 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
       await relay.stop();
     },
   };
+}
+
+/** The delivery queue as an operator watches it: deliveries due and not claimed, per kind, and the longest wait. */
+function registerDeliveryQueueGauges(registry: Registry, db: Db) {
+  const due = scrapeRead(() => dueDeliveries(db));
+  const perPolicy = (name: string, help: string, pick: (d: DueDeliveries) => number) =>
+    new Gauge({
+      name, help, labelNames: ["policy"] as const, registers: [registry],
+      async collect() {
+        const read = await due();
+        if (!read) return;
+        this.set({ policy: "decision" }, pick(read.decision));
+        this.set({ policy: "notification" }, pick(read.notification));
+      },
+    });
+  perPolicy("deliveries_due", "Deliveries whose next attempt is due and that no worker has claimed (capped at 100000)", (d) => d.count);
+  perPolicy("deliveries_oldest_due_seconds", "How long the earliest due, unclaimed delivery has been due", (d) => d.oldestDueSeconds);
 }

@@ -1,6 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
-import { announcedSigningKeySealer, prepareSchema, sealPlainSigningKeys, serviceApp, signingKeySealer, type Service, type ServiceDeps } from "@cardhold/platform";
+import {
+  announcedSigningKeySealer, prepareSchema, registerMessagingGauges, sealPlainSigningKeys, serviceApp, signingKeySealer, type Service, type ServiceDeps,
+} from "@cardhold/platform";
 import { webhookRoutes } from "./http/routes";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
 import { queueRepublish, SCHEMA } from "./store/webhooks.store";
@@ -23,6 +25,7 @@ export async function createService(deps: ServiceDeps, opts: RegistryOptions): P
   const sealed = await sealPlainSigningKeys(deps.db, { table: "webhooks.webhooks", seal: keys.seal, afterSealing: queueRepublish });
   if (sealed > 0) deps.logger.info({ sealed }, "sealed signing keys kept in plain by an earlier version");
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  registerMessagingGauges(deps, NAME, SCHEMA);
   const options: WebhookOptions = { allowPrivateTargets: opts.allowPrivateTargets ?? false, keys };
   const webhooks = webhookUseCases(deps.db, relay, options);
   const app = serviceApp(NAME, deps, (app) => webhookRoutes(app, deps.db, webhooks));

@@ -231,3 +231,33 @@ export async function recordSoleNotificationAttempts(db: Queryable, recorded: Re
     [JSON.stringify(rows), rows.map((r) => r.delivery_id), rows.map((r) => r.event_id)],
   );
 }
+
+/** Past this many, due deliveries are counted as this many: the count stays one bounded scan of the due index. */
+export const DUE_COUNT_CAP = 100_000;
+
+export interface DueDeliveries {
+  count: number;
+  /** How long the earliest due one has been due (0 when none is). */
+  oldestDueSeconds: number;
+}
+
+/**
+ * Deliveries whose attempt is due and that no worker has claimed, per kind, for a metrics scrape: pending entries of
+ * deliveries_due_per_lane. Those waiting behind an unfinished earlier delivery of their resource count too. Past the
+ * cap, both numbers are floors.
+ */
+export async function dueDeliveries(db: Queryable): Promise<Record<ClaimedDelivery["policy"], DueDeliveries>> {
+  const { rows } = await db.query<{ policy: ClaimedDelivery["policy"]; count: number; oldest_due_seconds: number }>(
+    `SELECT policy, count(*)::int AS count,
+            COALESCE(extract(epoch FROM clock_timestamp() - min(next_attempt_at)), 0)::float8 AS oldest_due_seconds
+       FROM (SELECT policy, next_attempt_at FROM dispatcher.deliveries
+              WHERE status = 'pending' AND next_attempt_at <= now() LIMIT ${DUE_COUNT_CAP}) due
+      GROUP BY policy`,
+  );
+  const none: DueDeliveries = { count: 0, oldestDueSeconds: 0 };
+  const of = (policy: ClaimedDelivery["policy"]) => {
+    const row = rows.find((r) => r.policy === policy);
+    return row ? { count: row.count, oldestDueSeconds: Math.max(0, row.oldest_due_seconds) } : none;
+  };
+  return { decision: of("decision"), notification: of("notification") };
+}
