@@ -1,17 +1,19 @@
 import type { Logger } from "pino";
 import { createPollingWorker, type PollingWorker } from "@cardhold/bus";
 import type { Db } from "@cardhold/db";
-import { applyOverdueDefaults } from "./authorizations/decisions";
-import { nextDeadline } from "./store/authorizations.store";
+import type { DecisionLateness } from "./authorizations/decision-lateness";
+import { applyOverdueDefault } from "./authorizations/decisions";
+import { findOverdueAuthorizationIds, nextDeadline } from "./store/authorizations.store";
 import type { DecisionWaiters } from "./authorizations/decision-waiters";
 
 export interface SweeperOptions {
   db: Db;
   logger: Logger;
   waiters: DecisionWaiters;
+  lateness: DecisionLateness;
   /**
    * How long past its 4-second deadline an authorization waits before the sweeper applies the timeout default
-   * (default 150 ms). The dispatcher never waits on a receiver past the deadline and answers `timeout` itself; the
+   * (default 50 ms). The dispatcher never waits on a receiver past the deadline and answers `timeout` itself; the
    * grace leaves that answer time to arrive, and bounds how late a default can be (deadline + grace + a few ms).
    */
   graceMs?: number;
@@ -21,12 +23,13 @@ export interface SweeperOptions {
 const BATCH = 50;
 
 /**
- * Ends every authorization whose answer is overdue with its timeout default; durable across restarts. Each poll reads
- * the earliest open deadline and sets an alarm for it when it falls before the next poll, so a default is applied
- * within the grace of its deadline, not a poll later (a deadline is 4 s out when it is set, the poll 1 s).
+ * Ends every authorization whose answer is overdue with its timeout default, each in its own transaction; durable
+ * across restarts. Each poll reads the earliest open deadline and sets an alarm for it when it falls before the next
+ * poll, so a default is applied within the grace of its deadline, not a poll later (a deadline is 4 s out when it is
+ * set, the poll 1 s).
  */
 export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
-  const graceMs = opts.graceMs ?? 150;
+  const graceMs = opts.graceMs ?? 50;
   const pollMs = opts.pollMs ?? 1_000;
   let alarm: NodeJS.Timeout | undefined;
   const armFor = (due: Date | undefined) => {
@@ -45,9 +48,14 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
         armFor(due);
         return false;
       }
-      const decided = await opts.db.tx((tx) => applyOverdueDefaults(tx, graceMs, BATCH, Date.now()));
-      if (decided.length > 0) opts.waiters.decided(decided);
-      if (decided.length === BATCH) return true;
+      const overdue = await findOverdueAuthorizationIds(opts.db, graceMs, BATCH);
+      for (const id of overdue) {
+        const decided = await opts.db.tx((tx) => applyOverdueDefault(tx, id, { now: Date.now(), skipLocked: true }));
+        if (!decided) continue;
+        opts.waiters.decided([decided.row]);
+        opts.lateness.applied("deadline-sweeper", decided.dueAt);
+      }
+      if (overdue.length === BATCH) return true;
       armFor(await nextDeadline(opts.db));
       return false;
     },

@@ -2,10 +2,15 @@ import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
 import type { NextFunction, Request, Response } from "express";
 import { Counter, Gauge, type Registry } from "prom-client";
-import { AppError, customerProjection, prepareSchema, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import type { Db } from "@cardhold/db";
+import {
+  AppError, customerProjection, prepareSchema, registerMessagingGauges, scrapedGauge, scrapeRead, serviceApp, type Service, type ServiceDeps,
+} from "@cardhold/platform";
 import { LedgerError } from "./domain/ledger";
 import { createAdmission, type Admission, type AdmissionOptions } from "./authorizations/admission";
+import { createDecisionLateness } from "./authorizations/decision-lateness";
 import { createDecisionWaiters, type DecisionWaiters } from "./authorizations/decision-waiters";
+import { applyOverdueDefault } from "./authorizations/decisions";
 import { simulation } from "./authorizations/simulation";
 import { createCardVault } from "./card-vault";
 import { createDeadlineSweeper } from "./deadline-sweeper";
@@ -18,6 +23,7 @@ import { subscribeToDecisions } from "./messaging/decisions.consumer";
 import { subscribeToLedgerCommands } from "./messaging/ledger-commands.consumer";
 import { subscribeToWebhooks } from "./messaging/webhooks.consumer";
 import { SCHEMA } from "./store/accounts.store";
+import { awaitingAnswers } from "./store/authorizations.store";
 
 export const NAME = "authorization-engine";
 export { SCHEMA };
@@ -43,16 +49,23 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   await customers.migrate();
   const vault = createCardVault(opts.cardDataKey);
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
-  const waiters = createDecisionWaiters(deps.db);
-  const sweeperGraceMs = opts.sweeperGraceMs ?? 150;
-  const sweeper = createDeadlineSweeper({ db: deps.db, logger: deps.logger, waiters, graceMs: sweeperGraceMs });
+  const sweeperGraceMs = opts.sweeperGraceMs ?? 50;
+  const lateness = createDecisionLateness(deps.metrics.registry);
+  const applyDefault = async (id: string) => {
+    const decided = await deps.db.tx((tx) => applyOverdueDefault(tx, id, { now: Date.now(), overdueByMs: sweeperGraceMs }));
+    if (decided) lateness.applied("waiting-request", decided.dueAt);
+    return decided?.row;
+  };
+  const waiters = createDecisionWaiters(deps.db, { graceMs: sweeperGraceMs, applyDefault });
+  const sweeper = createDeadlineSweeper({ db: deps.db, logger: deps.logger, waiters, lateness, graceMs: sweeperGraceMs });
   const shed = new Counter({
     name: "authorizations_shed_total",
     help: "New authorization requests refused at once (503 platform-overloaded) because the engine was saturated",
     registers: [deps.metrics.registry],
   });
   const admission = createAdmission({ ...opts.admission, onShed: () => shed.inc() });
-  registerLoadGauges(deps.metrics.registry, admission, waiters);
+  registerLoadGauges(deps.metrics.registry, deps.db, admission, waiters);
+  registerMessagingGauges(deps, NAME, SCHEMA);
   const sim = simulation({ db: deps.db, waiters, sweeperGraceMs, admission });
   const loaders = expandLoaders(deps.db);
   const app = serviceApp(NAME, deps, (app) => {
@@ -72,7 +85,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
       await customers.subscribe(deps.bus, deps.logger);
       await subscribeToBusinesses(deps.db, deps.bus, deps.logger);
       await subscribeToWebhooks(deps.db, deps.bus, deps.logger);
-      await subscribeToDecisions({ ...messaging, waiters });
+      await subscribeToDecisions({ ...messaging, waiters, lateness });
       await subscribeToLedgerCommands(messaging);
       relay.start();
       sweeper.start();
@@ -92,11 +105,19 @@ function ledgerRefusals(err: unknown, _req: Request, _res: Response, next: NextF
   next(err);
 }
 
-/** What an operator watches for saturation: authorizations under way, requests queued for a place, waits for answers. */
-function registerLoadGauges(registry: Registry, admission: Admission, waiters: DecisionWaiters) {
+/**
+ * What an operator watches for saturation: authorizations under way, requests queued for a place, waits for answers —
+ * this process's, and (read from the database on scrape) every engine's authorizations still awaiting an answer.
+ */
+function registerLoadGauges(registry: Registry, db: Db, admission: Admission, waiters: DecisionWaiters) {
   const gauge = (name: string, help: string, read: () => number) =>
     new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
   gauge("authorizations_in_progress", "New authorizations admitted and not yet decided (admission places taken)", () => admission.state().inProgress);
   gauge("authorizations_waiting_for_place", "New authorization requests waiting for an admission place", () => admission.state().waiting);
   gauge("authorizations_awaiting_decision", "Requests in this engine process waiting for their authorization's decision", () => waiters.waitingCount());
+  const awaiting = scrapeRead(() => awaitingAnswers(db));
+  const awaitingHelp = "Authorizations (of every engine process) awaiting their receiver's answer (capped at 100000)";
+  const overdueHelp = "How far past its answer deadline the earliest authorization still awaiting an answer is";
+  scrapedGauge(registry, "authorizations_awaiting_answer", awaitingHelp, awaiting, (a) => a.count);
+  scrapedGauge(registry, "authorizations_answer_overdue_seconds", overdueHelp, awaiting, (a) => a.overdueSeconds);
 }

@@ -236,6 +236,21 @@ describe("no usable answer: the timeout default", () => {
     expect(Date.now() - started).toBeLessThan(2_000); // decided at arrival + 4 s, about 1 s after it was created
   });
 
+  it("an amount change's window also runs from when the network's request reached the platform", async () => {
+    const as = newBusiness();
+    const card = await issueCard(h, as, { funds: 10_000 });
+    const capture = await decide(as, card, "capture", { amount: 2_000, channel: "online" }, approve);
+    const arrivedAt = Date.now() - 3_000;
+    const path = `/simulation/cards/${card.cardId}/request-authorization/update-capture`;
+    const started = Date.now();
+    const body = { authorization: capture.body.data.id, updateAmount: 3_000, channel: "online" };
+    const reply = await call(h, as, "POST", path, body, { "x-received-at": String(arrivedAt) });
+    const update = h.events.findLast((e) => e.event === "card.authorization.update" && (e.data as { id: string }).id === capture.body.data.id)!;
+    expect(Date.parse(h.answerBy.get(update.metadata.event)!)).toBe(arrivedAt + 4_000);
+    expect(reply.body.data).toMatchObject({ status: "declined", statusReason: "timeout-error", amount: 2_000 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it("a request that reaches the engine too late to ask the receiver is decided by the default at once", async () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });

@@ -67,4 +67,39 @@ describe("decision waiters", () => {
     expect(row).toMatchObject({ business_id: "bus.1", status: "pending" });
     expect(waiters.waitingCount()).toBe(0);
   });
+
+  it("applies the timeout default itself when still waiting at the deadline plus the grace, without waiting for a poll", async () => {
+    const { db, statements } = fakeDb();
+    const applied: string[] = [];
+    const applyDefault = async (id: string) => {
+      applied.push(id);
+      return { ...decidedRow(id), status: "declined" } as AuthorizationRow;
+    };
+    const waiters = createDecisionWaiters(db, { pollMs: 60_000, graceMs: 30, applyDefault });
+    const started = Date.now();
+    const row = await waiters.until(scope, { ...pending("auth.d"), decision_due_at: new Date(started + 50) }, 10_000);
+    expect(row.status).toBe("declined");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(75);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(applied).toEqual(["auth.d"]);
+    expect(statements).toHaveLength(0);
+  });
+
+  it("hands over the decision another process applied first when its own default finds the authorization decided", async () => {
+    const { db, decidedElsewhere } = fakeDb();
+    decidedElsewhere.set("auth.e", decidedRow("auth.e"));
+    const waiters = createDecisionWaiters(db, { pollMs: 60_000, graceMs: 0, applyDefault: async () => undefined });
+    const row = await waiters.until(scope, { ...pending("auth.e"), decision_due_at: new Date(Date.now() + 20) }, 10_000);
+    expect(row.status).toBe("approved");
+    expect(waiters.waitingCount()).toBe(0);
+  });
+
+  it("keeps waiting (for the sweeper or the poll) when applying the default fails", async () => {
+    const { db, decidedElsewhere } = fakeDb();
+    const waiters = createDecisionWaiters(db, { pollMs: 100, graceMs: 0, applyDefault: () => Promise.reject(new Error("connection lost")) });
+    const waiting = waiters.until(scope, { ...pending("auth.f"), decision_due_at: new Date(Date.now() + 10) }, 10_000);
+    await new Promise((r) => setTimeout(r, 50));
+    decidedElsewhere.set("auth.f", decidedRow("auth.f"));
+    expect((await waiting).status).toBe("approved");
+  });
 });

@@ -11,14 +11,27 @@ interface Waiter {
   resolve(row: AuthorizationRow | undefined): void;
 }
 
+export interface DecisionWaitersOptions {
+  pollMs?: number;
+  /**
+   * Applies the timeout default to one overdue authorization and returns it as decided, or undefined when it was
+   * decided otherwise. Called for a request still waiting at its deadline plus `graceMs`.
+   */
+  applyDefault?: (id: string) => Promise<AuthorizationRow | undefined>;
+  graceMs?: number;
+}
+
 /**
  * Lets a request wait for an authorization to be decided. The engine that applies the decision hands the decided row
  * to the waiters in its own process at once (no read). A decision applied by another engine process is seen by one
  * shared poll: a single statement every 100 ms for all waiting requests, however many there are. (A read per waiting
  * request grew with the backlog: under overload thousands of them filled the engine's pool, and every answer came late.)
+ * A request still waiting at its deadline plus the grace applies the timeout default itself (`applyDefault`): a
+ * sweeper in another process, or that process's poll, would add up to a poll's delay on top of the grace.
  */
-export function createDecisionWaiters(db: Db, opts: { pollMs?: number } = {}) {
+export function createDecisionWaiters(db: Db, opts: DecisionWaitersOptions = {}) {
   const pollMs = opts.pollMs ?? POLL_MS;
+  const graceMs = opts.graceMs ?? 50;
   const waiting = new Map<string, Set<Waiter>>();
   let timer: NodeJS.Timeout | undefined;
 
@@ -50,18 +63,39 @@ export function createDecisionWaiters(db: Db, opts: { pollMs?: number } = {}) {
     if (timer === undefined && waiting.size > 0) timer = setTimeout(() => void poll(), pollMs);
   };
 
+  /**
+   * At the deadline plus the grace: the default applied here, or the decision someone else applied meanwhile. Tried
+   * again every poll interval while the request waits (the database may be away for a moment).
+   */
+  const endOverdue = async (id: string) => {
+    if (!waiting.has(id)) return;
+    let row: AuthorizationRow | undefined;
+    try {
+      row = (await opts.applyDefault!(id)) ?? (await findDecidedAmong(db, [id]))[0];
+    } catch {
+      // Tried again below; the sweeper and the poll may end it first.
+    }
+    if (row) wakeAll(row);
+    else if (waiting.has(id)) setTimeout(() => void endOverdue(id), pollMs).unref();
+  };
+
   /** Waits for a decision until `ms` have passed; undefined when none came (the caller reads the row as it stands). */
-  const wait = (scope: Scope, id: string, ms: number) =>
+  const wait = (scope: Scope, asked: AuthorizationRow, ms: number) =>
     new Promise<AuthorizationRow | undefined>((resolve) => {
+      const id = asked.id;
       const waiter: Waiter = {
         scope,
         resolve: (row) => {
           clearTimeout(deadline);
+          clearTimeout(overdue);
           remove(id, waiter);
           resolve(row);
         },
       };
       const deadline = setTimeout(() => waiter.resolve(undefined), ms);
+      // A few ms past the grace: a timer may fire a little early by the wall clock the deadline is checked against.
+      const overdueInMs = asked.decision_due_at!.getTime() + graceMs + 5 - Date.now();
+      const overdue = opts.applyDefault && overdueInMs < ms ? setTimeout(() => void endOverdue(id), Math.max(0, overdueInMs)) : undefined;
       if (!waiting.has(id)) waiting.set(id, new Set());
       waiting.get(id)!.add(waiter);
       schedule();
@@ -75,7 +109,7 @@ export function createDecisionWaiters(db: Db, opts: { pollMs?: number } = {}) {
     /** The authorization once nothing is asked of the receiver any more, or as it stands after `timeoutMs`. */
     async until(scope: Scope, asked: AuthorizationRow, timeoutMs: number): Promise<AuthorizationRow> {
       if (asked.decision_due_at === null) return asked;
-      const row = await wait(scope, asked.id, timeoutMs);
+      const row = await wait(scope, asked, timeoutMs);
       return row ?? (await findAuthorization(db, scope, asked.id)) ?? asked;
     },
     /** Requests waiting now (the engine's authorizations_awaiting_decision gauge). */

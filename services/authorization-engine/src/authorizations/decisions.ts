@@ -4,7 +4,7 @@ import type { Scope } from "@cardhold/query";
 import { applyAnswer, applyTimeoutDefault, isAwaitingAnswer, type CheckFallback } from "../domain/authorization";
 import { answerOf } from "../domain/receiver-answer";
 import { findAccountsByIds } from "../store/accounts.store";
-import { lockAuthorizationById, lockOverdueAuthorizations, toDomain, type AuthorizationRow } from "../store/authorizations.store";
+import { lockAuthorizationById, toDomain, type AuthorizationRow } from "../store/authorizations.store";
 import { findCard } from "../store/cards.store";
 import { carryOut } from "./carry-out";
 
@@ -18,29 +18,44 @@ export async function platformCheckAnswer(tx: Queryable, row: AuthorizationRow):
   return account && card ? { cardBalance: account.posted - account.held, cardHolderName: card.card_holder_name } : undefined;
 }
 
+/** An authorization decided now, and the answer deadline it had (for the lateness histogram). */
+export interface Decided {
+  row: AuthorizationRow;
+  dueAt: Date | null;
+}
+
 /**
  * The receiver's answer to a decision event (or why none came), from decisions.v1. An answer to an earlier question
  * (another event id), or one that comes after the authorization was decided, changes nothing. Returns the
  * authorization when it was decided now.
  */
-export async function applyDecision(tx: TxClient, decision: DecisionAnsweredMessage["data"], now: number): Promise<AuthorizationRow | undefined> {
+export async function applyDecision(tx: TxClient, decision: DecisionAnsweredMessage["data"], now: number): Promise<Decided | undefined> {
   const locked = await lockAuthorizationById(tx, decision.resourceId);
   if (!locked) return undefined;
   const { row, fundingAccount } = locked;
   if (row.decision_event_id !== decision.eventId || !isAwaitingAnswer(toDomain(row))) return undefined;
   const step = applyAnswer(toDomain(row), answerOf(decision), now, await platformCheckAnswer(tx, row));
-  return carryOut(tx, scopeOf(row), row, step, { lockedAlready: [fundingAccount] });
+  return { row: await carryOut(tx, scopeOf(row), row, step, { lockedAlready: [fundingAccount] }), dueAt: row.decision_due_at };
 }
 
 /**
- * Decides the authorizations whose answer is overdue by `graceMs` with their timeout default (statusReason
- * timeout-error). The deadline is in the database, so this also ends what a stopped engine left waiting.
+ * The timeout default for one authorization awaiting its answer, unless it was decided meanwhile. `overdueByMs`: only
+ * once its deadline is that far past by this process's clock (the sweeper, which picked it by the database's clock,
+ * gives none).
+ * One authorization per transaction: its row, then its funding account, locked in the order every decision locks
+ * them (a batch holding several accounts while it locks the next deadlocked with requests on those cards).
+ * `skipLocked` (the sweeper): leave an authorization another transaction holds to it. Without (the request waiting
+ * on it): wait for that transaction, then find the authorization decided.
  */
-export async function applyOverdueDefaults(tx: TxClient, graceMs: number, limit: number, now: number): Promise<AuthorizationRow[]> {
-  const decided: AuthorizationRow[] = [];
-  for (const row of await lockOverdueAuthorizations(tx, graceMs, limit)) {
-    const step = applyTimeoutDefault(toDomain(row), now, "timeout-error", await platformCheckAnswer(tx, row));
-    decided.push(await carryOut(tx, scopeOf(row), row, step));
-  }
-  return decided;
+export async function applyOverdueDefault(
+  tx: TxClient, id: string, opts: { now: number; overdueByMs?: number; skipLocked?: boolean },
+): Promise<Decided | undefined> {
+  const locked = await lockAuthorizationById(tx, id, { skipLocked: opts.skipLocked });
+  if (!locked) return undefined;
+  const { row, fundingAccount } = locked;
+  const dueAt = row.decision_due_at;
+  const early = opts.overdueByMs !== undefined && dueAt !== null && dueAt.getTime() + opts.overdueByMs > opts.now;
+  if (dueAt === null || early || !isAwaitingAnswer(toDomain(row))) return undefined;
+  const step = applyTimeoutDefault(toDomain(row), opts.now, "timeout-error", await platformCheckAnswer(tx, row));
+  return { row: await carryOut(tx, scopeOf(row), row, step, { lockedAlready: [fundingAccount] }), dueAt };
 }

@@ -153,13 +153,20 @@ async function transition(ctx: NetworkContext, scope: Scope, id: string, next: (
   return row;
 }
 
-/** The network changes the amount of an approved capture: the increase is held and the receiver asked (4 s). */
-export function requestAmountChange(ctx: NetworkContext, scope: Scope, id: string, update: { amount: number; fees: number }): Promise<AuthorizationRow> {
+/**
+ * The network changes the amount of an approved capture: the increase is held and the receiver asked. The 4-second
+ * window runs from `arrivedAt` (when the network's request reached the platform), as a new authorization's does.
+ */
+export function requestAmountChange(
+  ctx: NetworkContext, scope: Scope, id: string, update: { amount: number; fees: number }, arrivedAt?: number,
+): Promise<AuthorizationRow> {
   return transition(ctx, scope, id, async (tx, row) => {
     const domain = toDomain(row);
     if (domain.status !== "approved" || domain.type !== "capture") return { step: requestAmountUpdate(domain, update, 0, 0) };
     const ledger = await openLedger(tx, scope, { funded: [row.account_id] }, createWriteBatch());
-    return { step: requestAmountUpdate(domain, update, ctx.now?.() ?? Date.now(), ledger.balance(row.account_id).available), ledger };
+    const now = ctx.now?.() ?? Date.now();
+    const askedAt = Math.min(now, arrivedAt ?? now);
+    return { step: requestAmountUpdate(domain, update, askedAt, ledger.balance(row.account_id).available), ledger };
   });
 }
 

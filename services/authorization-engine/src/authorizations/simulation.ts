@@ -43,11 +43,12 @@ export function simulation(ctx: SimulationContext) {
       return authorize(scope, cardId, "capture", { ...request, arrivedAt });
     },
     /** Capture (unless an approved authorization is named), then change its amount; a capture not approved stays as it is. */
-    async updateCapture(scope: Scope, cardId: string, body: unknown) {
+    async updateCapture(scope: Scope, cardId: string, body: unknown, arrivedAt?: number) {
       const request = validate(simulateUpdateSchema, body);
-      const capture = await captureFirst(scope, cardId, request);
+      const capture = await captureFirst(scope, cardId, { ...request, arrivedAt });
       if (!request.authorization && capture.status !== "approved") return capture;
-      return decided(scope, await requestAmountChange(ctx, scope, capture.id, { amount: request.updateAmount, fees: request.updateFees }));
+      const update = { amount: request.updateAmount, fees: request.updateFees };
+      return decided(scope, await requestAmountChange(ctx, scope, capture.id, update, request.authorization ? arrivedAt : undefined));
     },
     /** Capture (unless an approved authorization is named), then reverse it; a capture not approved stays as it is. */
     async reverseCapture(scope: Scope, cardId: string, body: unknown) {

@@ -167,12 +167,17 @@ export async function findDecidedAmong(db: Queryable, ids: string[]): Promise<Au
   return rows;
 }
 
-/** For the decisions consumer, which knows only the id: locks the row and its funding account's, in one statement. */
-export async function lockAuthorizationById(db: Queryable, id: string): Promise<{ row: AuthorizationRow; fundingAccount: AccountRow } | undefined> {
+/**
+ * For those who know only the id (the decisions consumer, a waiting request, the sweeper): locks the row, then its
+ * funding account's, in one statement. `skipLocked`: undefined when another transaction holds the authorization.
+ */
+export async function lockAuthorizationById(
+  db: Queryable, id: string, opts: { skipLocked?: boolean } = {},
+): Promise<{ row: AuthorizationRow; fundingAccount: AccountRow } | undefined> {
   const { rows } = await db.query<AuthorizationRow & { funding_account: Record<string, unknown> } & Record<string, unknown>>(
     `SELECT au.*, to_jsonb(ac) AS funding_account
        FROM engine.authorizations au JOIN engine.accounts ac ON ac.id = au.account_id
-      WHERE au.id = $1 FOR UPDATE`,
+      WHERE au.id = $1 FOR UPDATE OF au${opts.skipLocked ? " SKIP LOCKED" : ""} FOR UPDATE OF ac`,
     [id],
   );
   if (!rows[0]) return undefined;
@@ -188,15 +193,15 @@ export async function findByNetworkReference(db: Queryable, scope: Scope, cardId
   return rows[0];
 }
 
-/** Authorizations whose answer was due `graceMs` ago or earlier, locked (skipping those another worker holds). */
-export async function lockOverdueAuthorizations(db: Queryable, graceMs: number, limit: number): Promise<AuthorizationRow[]> {
-  const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
-    `SELECT * FROM engine.authorizations
+/** The authorizations whose answer was due `graceMs` ago or earlier, earliest first (not locked). */
+export async function findOverdueAuthorizationIds(db: Queryable, graceMs: number, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM engine.authorizations
       WHERE decision_due_at IS NOT NULL AND decision_due_at <= now() - $1 * interval '1 millisecond'
-      ORDER BY decision_due_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      ORDER BY decision_due_at LIMIT $2`,
     [graceMs, limit],
   );
-  return rows;
+  return rows.map((r) => r.id);
 }
 
 /** The earliest answer deadline still open, if any (for the sweeper to sleep until). */
@@ -205,6 +210,23 @@ export async function nextDeadline(db: Queryable): Promise<Date | undefined> {
     "SELECT min(decision_due_at) AS due FROM engine.authorizations WHERE decision_due_at IS NOT NULL",
   );
   return rows[0]?.due ?? undefined;
+}
+
+/** Past this many, authorizations awaiting an answer are counted as this many: the count stays one bounded index scan. */
+export const AWAITING_COUNT_CAP = 100_000;
+
+/**
+ * Every authorization awaiting its receiver's answer (whichever engine process asked), and how far past its deadline
+ * the earliest one is (0 when none is overdue): two reads of the authorizations_awaiting index, for a metrics scrape.
+ */
+export async function awaitingAnswers(db: Queryable): Promise<{ count: number; overdueSeconds: number }> {
+  const { rows } = await db.query<{ count: number; past_due_seconds: number }>(
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM engine.authorizations WHERE decision_due_at IS NOT NULL LIMIT ${AWAITING_COUNT_CAP}) capped)::int
+              AS count,
+            COALESCE(extract(epoch FROM clock_timestamp() - (SELECT min(decision_due_at) FROM engine.authorizations
+                                                               WHERE decision_due_at IS NOT NULL)), 0)::float8 AS past_due_seconds`,
+  );
+  return { count: rows[0]?.count ?? 0, overdueSeconds: Math.max(0, rows[0]?.past_due_seconds ?? 0) };
 }
 
 /** What the card has held or debited since the start of each period (the spending limits' "already spent"). */

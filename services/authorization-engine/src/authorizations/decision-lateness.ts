@@ -1,0 +1,34 @@
+import { Histogram, type Registry } from "prom-client";
+
+/**
+ * What applied a decision: the receiver's answer (or the dispatcher's word that none came), the deadline sweeper, or
+ * the request waiting for the decision, at its deadline plus the grace (both apply the timeout default).
+ */
+export type AppliedBy = "answer" | "deadline-sweeper" | "waiting-request";
+
+export interface DecisionLateness {
+  /** Call after the decision committed, with the answer deadline it was decided against. */
+  applied(by: AppliedBy, dueAt: Date | null, at?: number): void;
+}
+
+/**
+ * How late past its answer deadline each decision was applied (0 when on time). The sweeper's defaults land at the
+ * deadline plus its grace (50 ms by default); anything well past that means the sweeper or the decisions topic fell
+ * behind, and the network waited. Observed after the commit, from values at hand: no statement on the real-time path.
+ */
+export function createDecisionLateness(registry: Registry): DecisionLateness {
+  const histogram = new Histogram({
+    name: "authorization_decision_lateness_seconds",
+    help: "How long after its answer deadline each awaited authorization was decided (0 when on time), by what applied it",
+    labelNames: ["applied_by"] as const,
+    buckets: [0, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 5, 10, 30],
+    registers: [registry],
+  });
+  for (const by of ["answer", "deadline-sweeper", "waiting-request"] as const) histogram.zero({ applied_by: by });
+  return {
+    applied(by, dueAt, at = Date.now()) {
+      if (dueAt === null) return;
+      histogram.observe({ applied_by: by }, Math.max(0, at - dueAt.getTime()) / 1_000);
+    },
+  };
+}
