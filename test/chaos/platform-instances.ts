@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { freePort, startServiceProcess, type RunningProcess, type ServiceName } from "../integration/support/service-processes";
+import { sharedServiceEnv, stopInstances } from "../integration/support/instances";
 import { startRoundRobinProxy, type RoundRobinProxy } from "./round-robin-proxy";
 
 /** Two of each on the real-time path; one of the others (the chaos run kills every instance in turn all the same). */
@@ -54,23 +54,7 @@ export async function startScaledPlatform(databaseUrl: string, kafkaBrokers: str
     balancers.push(proxy);
     return proxy.url;
   };
-  const operatorToken = randomBytes(16).toString("hex");
-  const env: Record<string, string> = {
-    DATABASE_URL: databaseUrl,
-    KAFKA_BROKERS: kafkaBrokers,
-    INTERNAL_TOKEN: randomBytes(16).toString("hex"),
-    CARD_DATA_KEY: randomBytes(32).toString("hex"),
-    SECRETS_KEY: randomBytes(32).toString("hex"),
-    OPERATOR_TOKEN: operatorToken,
-    DB_POOL_SIZE: "8",
-    LOG_LEVEL: "warn",
-    CUSTOMER_SERVICE_URL: await balanced("customer-service"),
-    WEBHOOK_REGISTRY_URL: await balanced("webhook-registry"),
-    EVENT_DISPATCHER_URL: await balanced("event-dispatcher"),
-    AUTHORIZATION_ENGINE_URL: await balanced("authorization-engine"),
-    BILL_SERVICE_URL: await balanced("bill-service"),
-    ...extraEnv,
-  };
+  const { env, operatorToken } = await sharedServiceEnv({ databaseUrl, kafkaBrokers, poolSize: 8, urlOf: balanced, extraEnv });
   const gatewayUrl = await balanced("api-gateway");
   const logs: string[] = [];
   const byId = (id: string) => {
@@ -95,14 +79,6 @@ export async function startScaledPlatform(databaseUrl: string, kafkaBrokers: str
     },
     pidsOf: (service) => instances.flatMap((i) => (i.name === service && i.process?.child.pid ? [i.process.child.pid] : [])),
     output: () => [...logs, ...instances.map((i) => `--- ${i.id} ---\n${i.process?.output() ?? ""}`)].join("\n"),
-    async stop() {
-      const stopOne = async (p: RunningProcess) => {
-        const forced = setTimeout(() => void p.kill("SIGKILL"), 15_000);
-        await p.kill("SIGTERM");
-        clearTimeout(forced);
-      };
-      await Promise.all(instances.flatMap((i) => (i.process ? [stopOne(i.process)] : [])));
-      await Promise.all(balancers.map((b) => b.close()));
-    },
+    stop: () => stopInstances(instances.flatMap((i) => (i.process ? [i.process] : [])), balancers),
   };
 }

@@ -1,12 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAllInOne, type AllInOne } from "../../../apps/cli/src/all-in-one";
 import { apiClient, createBusiness } from "../../../test/support/api-client";
+import { freePort } from "../../../test/integration/support/service-processes";
 import { authorization, closed, deliver, envelope, sign, uniqueId, update } from "./test-support/deliveries.js";
 
 // The README's "Build your receiver" section must work exactly as written: its receiver.mjs runs with plain node in a folder that holds
@@ -18,14 +18,6 @@ const KEY = "build-your-receiver-signing-key";
 let folder: string;
 let child: ChildProcess | undefined;
 let webhookUrl = "";
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 /** The code block of the doc that starts with `// receiver.mjs`. */
 async function receiverSource(): Promise<string> {
