@@ -4,7 +4,7 @@ import { apiClient } from "../support/api-client";
 import { LATE_ANSWER_MS, type Incident, type LoadStats } from "../support/crash-load";
 import { ledgerProblems } from "../support/ledger-invariants";
 import { countByStatus, missingFinalEvents, paymentMoneyProblems, stillBusy, type Query, type ReceivedEnvelope } from "../support/platform-audit";
-import { windowOf, type FaultWindow } from "./schedule";
+import { windowsOf, type FaultWindow } from "./schedule";
 
 /** How long after the load the platform may take to settle (retries, claims of killed dispatchers, slow billers). */
 const QUIET_TIMEOUT_MS = 180_000;
@@ -22,6 +22,13 @@ export interface Audit {
   declineReasons: Record<string, number>;
   billPayments: Record<string, number>;
   deliveries: { received: number; distinct: number };
+  /** Every decision asked of a receiver: its deadline and when the platform decided it (epoch ms). */
+  decisions: Decision[];
+}
+
+export interface Decision {
+  answerBy: number;
+  decidedAt: number;
 }
 
 interface AuditOptions {
@@ -64,10 +71,29 @@ export async function auditAfterRun(opts: AuditOptions): Promise<Audit> {
       declineReasons: Object.fromEntries(reasons.map((r) => [r.reason as string, r.n as number])),
       billPayments: await countByStatus(query, "bills.payments"),
       deliveries: { received: envelopes.length, distinct: new Set(envelopes).size },
+      decisions: await decisionTimes(query),
     };
   } finally {
     await db.end();
   }
+}
+
+/**
+ * When each decision asked of a receiver was made, by the engine's clock. The question carries its deadline
+ * (`answer_by`); the decision's transaction emits the authorization's next event (closed, or for an approved capture
+ * the transaction's, which names it), stamped with the decision's time (`metadata.sentAt`). A check emits nothing
+ * more once decided, so its row's last change is its decision. From the dispatcher's record of every event.
+ */
+async function decisionTimes(query: Query): Promise<Decision[]> {
+  const { rows } = await query(`
+    WITH e AS (SELECT id, answer_by, COALESCE(envelope::jsonb -> 'data' ->> 'authorization', resource_id) AS authorization_id,
+                      (envelope::jsonb -> 'metadata' ->> 'sentAt')::timestamptz AS sent_at
+                 FROM dispatcher.events WHERE kind LIKE 'card.%'),
+         q AS (SELECT authorization_id, answer_by, lead(sent_at) OVER (PARTITION BY authorization_id ORDER BY sent_at, id) AS next_at FROM e)
+    SELECT q.answer_by, COALESCE(q.next_at, a.updated_at) AS decided_at
+      FROM q LEFT JOIN engine.authorizations a ON a.id = q.authorization_id AND a.type = 'check'
+     WHERE q.answer_by IS NOT NULL`);
+  return rows.map((r) => ({ answerBy: (r.answer_by as Date).getTime(), decidedAt: r.decided_at ? (r.decided_at as Date).getTime() : Infinity }));
 }
 
 /**
@@ -144,6 +170,9 @@ interface ReportInput {
 const CARD_OPERATIONS = new Set(["capture", "update", "reverse", "check"]);
 const isDatabaseOutage = (w: FaultWindow | undefined) => Boolean(w?.what.startsWith("PostgreSQL"));
 
+const countBy = <T>(items: T[], key: (item: T) => string) =>
+  items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [key(item)]: (counts[key(item)] ?? 0) + 1 }), {});
+
 /** How many late answers came within 100 ms of the limit, within 250 ms, within 750 ms, and later. */
 function lateness(late: Incident[]): string {
   const buckets: Array<[string, number]> = [["≤ +100 ms", 100], ["≤ +250 ms", 250], ["≤ +750 ms", 750], ["later", Infinity]];
@@ -155,7 +184,12 @@ function lateness(late: Incident[]): string {
 /** Prints the run's faults and checks; true when every check passed. */
 export function printReport(input: ReportInput): boolean {
   const { stats, windows, audit } = input;
-  const windowFor = (i: Incident) => windowOf(windows, i.sentAt - input.startedAt, i.sentAt - input.startedAt + i.ms, GRACE_MS);
+  // A request that overlapped the database outage is put down to it (its deadline may have fallen in it), else to the
+  // first fault it overlapped.
+  const windowFor = (i: Incident) => {
+    const overlapped = windowsOf(windows, i.sentAt - input.startedAt, i.sentAt - input.startedAt + i.ms, GRACE_MS);
+    return overlapped.find(isDatabaseOutage) ?? overlapped[0];
+  };
   // Load shedding (503 platform-overloaded) is the engine's answer in time when it cannot ask the receiver in time:
   // counted on its own, not as a failure.
   const shed = stats.incidents.filter((i) => i.code === "platform-overloaded");
@@ -173,15 +207,28 @@ export function printReport(input: ReportInput): boolean {
   const failuresByWindow = describe(failures);
   const lateByWindow = describe(late);
   const lateOutsideDatabase = late.filter((i) => !isDatabaseOutage(windowFor(i)));
+  // The platform's side of the same promise: decisions made later than deadline + 250 ms, by the engine's clock.
+  const decidedLate = audit.decisions.filter((d) => d.decidedAt - d.answerBy > LATE_ANSWER_MS - 4_000);
+  const decisionWindow = (d: Decision) => {
+    const overlapped = windowsOf(windows, d.answerBy - 4_000 - input.startedAt, Math.min(d.decidedAt, d.answerBy + 60_000) - input.startedAt, GRACE_MS);
+    return overlapped.find(isDatabaseOutage) ?? overlapped[0];
+  };
+  const decidedLateByWindow = new Map<string, number>();
+  for (const d of decidedLate) {
+    const what = decisionWindow(d)?.what ?? "outside every fault";
+    decidedLateByWindow.set(what, (decidedLateByWindow.get(what) ?? 0) + 1);
+  }
+  const decidedLateOutsideDatabase = decidedLate.filter((d) => !isDatabaseOutage(decisionWindow(d)));
 
   const lines = [
     `chaos run: seed ${input.seed}, ${input.seconds} s at ${input.rate}/s, two instances of the engine, the dispatcher and the gateway`,
     "",
-    "| fault | from | ready again | 5xx or cut off (shedding apart) | answered after deadline + 250 ms |",
-    "|---|---|---|---|---|",
-    ...windows.sort((a, b) => a.fromMs - b.fromMs).map((w) =>
-      `| ${w.what} | ${(w.fromMs / 1_000).toFixed(1)} s | ${(w.toMs / 1_000).toFixed(1)} s | ${failuresByWindow.get(w.what) ?? 0} | ${lateByWindow.get(w.what) ?? 0} |`),
-    `| (outside every fault, ${GRACE_MS / 1_000} s grace after each) | | | ${failuresByWindow.get("outside every fault") ?? 0} | ${lateByWindow.get("outside every fault") ?? 0} |`,
+    "| fault | from | ready again | 5xx or cut off (shedding apart) | decided after deadline + 250 ms | answered after deadline + 250 ms |",
+    "|---|---|---|---|---|---|",
+    ...[...windows.sort((a, b) => a.fromMs - b.fromMs).map((w) => [w.what, `${(w.fromMs / 1_000).toFixed(1)} s`, `${(w.toMs / 1_000).toFixed(1)} s`]),
+      ["outside every fault", "", ""]].map(([what, from, to]) =>
+      `| ${what === "outside every fault" ? `(outside every fault, ${GRACE_MS / 1_000} s grace after each)` : what} | ${from} | ${to} | ` +
+      `${failuresByWindow.get(what!) ?? 0} | ${decidedLateByWindow.get(what!) ?? 0} | ${lateByWindow.get(what!) ?? 0} |`),
     "",
     `refused at once by load shedding (503 platform-overloaded): ${shed.length}, ${[...describe(shed)].map(([what, n]) => `${n} in "${what}"`).join(", ") || "none"}`,
     `requests: ${stats.sent} sent, ${stats.answered} answered, ${stats.cutOff} cut off, ${stats.timedOut} timed out (30 s)`,
@@ -189,7 +236,10 @@ export function printReport(input: ReportInput): boolean {
     `authorizations: ${JSON.stringify(audit.authorizations)}; declined by reason: ${JSON.stringify(audit.declineReasons)}`,
     `bill payments: ${JSON.stringify(audit.billPayments)}`,
     `deliveries acknowledged: ${audit.deliveries.received} (${audit.deliveries.distinct} distinct events, ${audit.deliveries.received - audit.deliveries.distinct} duplicates)`,
+    `decisions asked of a receiver: ${audit.decisions.length}, decided after deadline + 250 ms: ${decidedLate.length}` +
+      ` (by the second of their deadline: ${JSON.stringify(countBy(decidedLate, (d) => String(Math.floor((d.answerBy - input.startedAt) / 1_000))))})`,
     `late card answers by how late: ${lateness(late)}`,
+    `late card answers by fault and decision: ${JSON.stringify(countBy(late, (i) => `${windowFor(i)?.what ?? "outside every fault"}: ${i.op} ${i.decided ?? i.code ?? i.outcome}`), null, 1)}`,
     `settled ${Math.round(audit.quietAfterMs / 1_000)} s after the load stopped`,
     "",
   ];
@@ -200,6 +250,9 @@ export function printReport(input: ReportInput): boolean {
     ["every bill payment debited exactly once (or refunded)", audit.payments, "must"],
     ["each wallet's balance equals its card account", audit.wallets, "must"],
     ["no 5xx, cut-off or unanswered request outside the faults", failuresByWindow.has("outside every fault") ? [`${failuresByWindow.get("outside every fault")} outside: ${JSON.stringify(failures.filter((i) => !windowFor(i)).slice(0, 10))}`] : [], "must"],
+    ["no decision later than deadline + 250 ms outside the database outage", decidedLateOutsideDatabase.length > 0
+      ? [`${decidedLateOutsideDatabase.length} late: ${JSON.stringify(decidedLateOutsideDatabase.slice(0, 10).map((d) => ({ ...d, lateMs: d.decidedAt - d.answerBy, atS: (d.answerBy - input.startedAt) / 1_000 })))}`]
+      : [], input.lateAnswersFail ? "must" : "report"],
     ["no answer later than deadline + 250 ms outside the database outage", lateOutsideDatabase.length > 0 ? [`${lateOutsideDatabase.length} late: ${JSON.stringify(lateOutsideDatabase.slice(0, 10))}`] : [], input.lateAnswersFail ? "must" : "report"],
     ["no request without any answer after 30 s", stats.timedOut > 0 ? [`${stats.timedOut} timed out`] : [], "must"],
   ];

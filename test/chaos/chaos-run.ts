@@ -8,8 +8,10 @@
  * wallet receiver's database (otherwise an in-memory PGlite). Exits 1 when a check fails.
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { privateDirectory } from "@cardhold/db";
 import { createScratchDatabase } from "../integration/support/scratch-database";
@@ -116,6 +118,9 @@ async function run(): Promise<boolean> {
   const cpuBefore = readCpu(cpuGroups);
   // Not from /proc: this process's reading would include the instances it started, killed and reaped.
   const ownCpuBefore = process.cpuUsage();
+  // This process measures the answers: its own event-loop delays are added to every answer time it records.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const since = () => Date.now() - began;
   const load = startPacedLoad({ request, random: seededRandom(seed), cards: setup.cards, customer: setup.customer, approved: [], label: `chaos-${seed}`, maxBillsInFlight: 20 }, rate);
 
@@ -191,6 +196,9 @@ async function run(): Promise<boolean> {
   const loadSeconds = since() / 1_000;
   const cpuAfter = readCpu(cpuGroups);
   const ownCpu = process.cpuUsage(ownCpuBefore);
+  loopDelay.disable();
+  const delayMs = (q: number) => (loopDelay.percentile(q) / 1e6).toFixed(0);
+  log(`this run's event loop (it adds to the answer times it measures): delay p99 ${delayMs(99)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`);
   const cpuPerSecond = Object.entries(cpuAfter).map(([name, ms]) => `${name} ${Math.round(Math.max(0, ms - (cpuBefore[name] ?? 0)) / loadSeconds)}`);
   cpuPerSecond.push(`this run (load, balancers, payments receiver) ${Math.round((ownCpu.user + ownCpu.system) / 1_000 / loadSeconds)}`);
   log(`CPU during the load, ms per second (a restarted process counts from its start): ${cpuPerSecond.join(", ")}`);
@@ -210,5 +218,9 @@ async function run(): Promise<boolean> {
   });
   const passed = printReport({ seed, seconds, rate, stats, windows, audit, startedAt: began, lateAnswersFail: values["late-answers"] === "fail" });
   if (!passed) process.stdout.write(platform.output().split("\n").filter((line) => /error|fatal/i.test(line)).slice(-40).join("\n") + "\n");
+  if (values.keep) {
+    await writeFile(join(runDir, "platform.log"), platform.output());
+    await writeFile(join(runDir, "incidents.json"), JSON.stringify({ startedAt: began, windows, incidents: stats.incidents }, null, 1));
+  }
   return passed;
 }

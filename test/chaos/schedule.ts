@@ -49,5 +49,10 @@ export interface FaultWindow {
  * undefined: a request sent just before a kill and cut off by it belongs to the kill.
  */
 export function windowOf(windows: FaultWindow[], sentMs: number, answeredMs: number, graceMs: number): FaultWindow | undefined {
-  return windows.find((w) => answeredMs >= w.fromMs && sentMs <= w.toMs + graceMs);
+  return windowsOf(windows, sentMs, answeredMs, graceMs)[0];
+}
+
+/** Every fault window a request overlapped, in schedule order. */
+export function windowsOf(windows: FaultWindow[], sentMs: number, answeredMs: number, graceMs: number): FaultWindow[] {
+  return windows.filter((w) => answeredMs >= w.fromMs && sentMs <= w.toMs + graceMs);
 }

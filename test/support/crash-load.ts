@@ -70,6 +70,8 @@ export interface Incident {
   outcome: number | "cut-off" | "timed-out" | "error";
   /** The error body's `code`, when there is one (`platform-overloaded`, `service-unavailable` …). */
   code?: string;
+  /** For an authorization answered: `status decisionType statusReason`, e.g. `declined system-response timeout-error`. */
+  decided?: string;
   ms: number;
 }
 
@@ -132,8 +134,11 @@ function loadOperations(ctx: LoadContext, stats: LoadStats): { next: () => Promi
       const reply = await ctx.request(method, path, body);
       stats.answered++;
       const ms = Date.now() - sentAt;
-      if (reply.status >= 500 || ms > LATE_ANSWER_MS) stats.incidents.push({ sentAt, op, outcome: reply.status, code: reply.body?.code, ms });
       const data = reply.body?.data;
+      if (reply.status >= 500 || ms > LATE_ANSWER_MS) {
+        const decided = data?.decisionType ? `${data.status} ${data.decisionType} ${data.statusReason ?? ""}`.trim() : undefined;
+        stats.incidents.push({ sentAt, op, outcome: reply.status, code: reply.body?.code, decided, ms });
+      }
       count(`${op} ${reply.status} ${data?.status ?? reply.body?.code ?? ""}`.trim());
       if (reply.status >= 500) stats.errors.push(`${op} ${method} ${path} → ${reply.status} ${JSON.stringify(reply.body)}`);
       return reply;
