@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureBuilt } from "./build";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** `cardhold dev` started as a user starts it (node with tsx's loader on apps/cli/src/main.ts), in its own process. */
+/** `cardhold dev` started as `npm start` starts it (node on the built apps/cli/dist/main.js), in its own process. */
 export interface AllInOneProcess {
   child: ChildProcess;
   url: string;
@@ -27,7 +28,8 @@ export interface StartOptions {
 
 /** Starts `cardhold dev` and waits for the lines that print its URL and test key; rejects with its output otherwise. */
 export async function startAllInOneProcess(opts: StartOptions): Promise<AllInOneProcess> {
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", "apps/cli/src/main.ts", "dev"], {
+  await ensureBuilt();
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--enable-source-maps", "apps/cli/dist/main.js", "dev"], {
     cwd: ROOT,
     env: { ...process.env, ...opts.env, DATA_DIR: opts.dataDir, PORT: String(opts.port) },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// The `cardhold` command: runs the TypeScript CLI through tsx (a dev dependency of the workspace).
-import { register } from "tsx/esm/api";
+// The `cardhold` command: the compiled CLI (npm run build; npm install runs it too).
+import { existsSync } from "node:fs";
 
-register();
-await import("../src/main.ts");
+const compiled = new URL("../dist/main.js", import.meta.url);
+if (!existsSync(compiled)) {
+  console.error("cardhold: the command is not built yet: run `npm run build` in the Cardhold checkout");
+  process.exit(1);
+}
+process.setSourceMapsEnabled(true);
+await import(compiled.href);

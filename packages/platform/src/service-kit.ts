@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { Express } from "express";
 import type { Logger } from "pino";
 import type { Bus } from "@cardhold/bus";
@@ -34,4 +36,12 @@ export function serviceApp(name: string, deps: ServiceDeps, routes: (app: Expres
 export async function prepareSchema(db: Db, schema: string, migrationsDir: string): Promise<void> {
   await migrateFromDir(db, schema, migrationsDir);
   await migrateMessaging(db, schema);
+}
+
+/**
+ * A service's migrations folder, found through its package rather than relative to the calling file, so it is the
+ * same from the sources, from the service's own bundle and from the `cardhold` bundle that holds every service.
+ */
+export function migrationsOf(packageName: string): string {
+  return join(dirname(createRequire(import.meta.url).resolve(`${packageName}/package.json`)), "migrations");
 }

@@ -1,10 +1,9 @@
-import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
 import type { NextFunction, Request, Response } from "express";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Db } from "@cardhold/db";
 import {
-  AppError, customerProjection, prepareSchema, registerMessagingGauges, scrapedGauge, scrapeRead, serviceApp, type Service, type ServiceDeps,
+  AppError, customerProjection, prepareSchema, registerMessagingGauges, scrapedGauge, scrapeRead, serviceApp, type Service, type ServiceDeps, migrationsOf,
 } from "@cardhold/platform";
 import { LedgerError } from "./domain/ledger";
 import { createAdmission, type Admission, type AdmissionOptions } from "./authorizations/admission";
@@ -28,7 +27,7 @@ import { awaitingAnswers } from "./store/authorizations.store";
 export const NAME = "authorization-engine";
 export { SCHEMA };
 export { newCardDataKey } from "./card-vault";
-const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
+const MIGRATIONS = migrationsOf("@cardhold/authorization-engine");
 
 export interface EngineOptions {
   /** 64 hex characters: the AES-256 key PAN and CVV are sealed with (CARD_DATA_KEY). */

@@ -1,6 +1,5 @@
-import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
-import { customerProjection, prepareSchema, registerMessagingGauges, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { customerProjection, prepareSchema, registerMessagingGauges, serviceApp, type Service, type ServiceDeps, migrationsOf } from "@cardhold/platform";
 import { createSandboxBiller } from "./billers/sandbox-biller";
 import { catalogRoutes } from "./http/catalog-routes";
 import { paymentRoutes } from "./http/routes";
@@ -17,7 +16,7 @@ export const NAME = "bill-service";
 export { SCHEMA };
 export type { BillServiceOptions } from "./settings";
 export type { Biller } from "./billers/biller";
-const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
+const MIGRATIONS = migrationsOf("@cardhold/bill-service");
 
 /**
  * Bill catalog and bill payments: checks a bill against its product, the customer projection and the biller, debits

@@ -1,12 +1,11 @@
-import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
-import { prepareSchema, registerMessagingGauges, serviceApp, type Service, type ServiceDeps } from "@cardhold/platform";
+import { prepareSchema, registerMessagingGauges, serviceApp, type Service, type ServiceDeps, migrationsOf } from "@cardhold/platform";
 import { customerUseCases } from "./customers";
 import { customerRoutes } from "./http/routes";
 import { SCHEMA } from "./store/customers.store";
 
 export const NAME = "customer-service";
-const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
+const MIGRATIONS = migrationsOf("@cardhold/customer-service");
 
 /** Customers: create, read, update, list; every change is published on customers.v1 through the outbox. */
 export async function createService(deps: ServiceDeps): Promise<Service> {

@@ -1,9 +1,8 @@
-import { fileURLToPath } from "node:url";
 import { Counter, Gauge, type Registry } from "prom-client";
 import { createOutboxRelay } from "@cardhold/bus";
 import type { Db } from "@cardhold/db";
 import {
-  prepareSchema, registerMessagingGauges, scrapeRead, sealPlainSigningKeys, serviceApp, signingKeySealer, type Service, type ServiceDeps,
+  prepareSchema, registerMessagingGauges, scrapeRead, sealPlainSigningKeys, serviceApp, signingKeySealer, type Service, type ServiceDeps, migrationsOf,
 } from "@cardhold/platform";
 import { createDeliveryWorker } from "./delivery/delivery.worker";
 import { createSigningKeyCache } from "./delivery/signing-keys";
@@ -16,7 +15,7 @@ import { createRoutingTables } from "./store/routing-tables";
 import { SCHEMA } from "./store/webhooks.store";
 
 export const NAME = "event-dispatcher";
-const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
+const MIGRATIONS = migrationsOf("@cardhold/event-dispatcher");
 
 export interface DispatcherOptions {
   /** 64 hex characters: the key signing keys are sealed with (SECRETS_KEY, the webhook-registry's). */

@@ -1,7 +1,6 @@
-import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
 import {
-  announcedSigningKeySealer, prepareSchema, registerMessagingGauges, sealPlainSigningKeys, serviceApp, signingKeySealer, type Service, type ServiceDeps,
+  announcedSigningKeySealer, prepareSchema, registerMessagingGauges, sealPlainSigningKeys, serviceApp, signingKeySealer, type Service, type ServiceDeps, migrationsOf,
 } from "@cardhold/platform";
 import { webhookRoutes } from "./http/routes";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
@@ -9,7 +8,7 @@ import { queueRepublish, SCHEMA } from "./store/webhooks.store";
 import { webhookUseCases, type WebhookOptions } from "./webhooks";
 
 export const NAME = "webhook-registry";
-const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
+const MIGRATIONS = migrationsOf("@cardhold/webhook-registry");
 
 export interface RegistryOptions {
   /** 64 hex characters: the AES-256 key signing keys are sealed with at rest and on webhooks.v1 (SECRETS_KEY). */

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { ensureBuilt } from "../../support/build";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -59,7 +60,8 @@ export async function startServiceProcess(
 ): Promise<RunningProcess> {
   // CPU_PROFILE_DIR: each service writes V8 CPU profiles (one per thread) into <dir>/<service> when it exits.
   const profile = process.env.CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}/${name}`] : [];
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", `services/${name}/src/main.ts`], {
+  await ensureBuilt();
+  const child = spawn(process.execPath, [...profile, "--enable-source-maps", `services/${name}/dist/main.js`], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: env.LOG_LEVEL ?? "warn" },
     stdio: ["ignore", "pipe", "pipe"],
