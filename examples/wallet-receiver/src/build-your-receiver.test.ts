@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,8 +9,8 @@ import { apiClient, createBusiness } from "../../../test/support/api-client";
 import { freePort } from "../../../test/integration/support/service-processes";
 import { authorization, closed, deliver, envelope, sign, uniqueId, update } from "./test-support/deliveries.js";
 
-// The README's "Build your receiver" section must work exactly as written: its receiver.mjs runs with plain node in a folder that holds
-// only what `npm install @cardhold/receiver express` gives — the SDK as it is packed (built dist, published manifest).
+// The README's "Build your receiver" section must work exactly as written: its receiver.mjs runs with plain node in a scratch
+// folder where the SDK was installed the documented way, from the tarball `npm run pack:receiver` makes, with express.
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const DOC = new URL("../../../README.md", import.meta.url);
 const KEY = "build-your-receiver-signing-key";
@@ -27,19 +27,16 @@ async function receiverSource(): Promise<string> {
   return block[1];
 }
 
-async function installPackedSdk(nodeModules: string) {
-  const pkg = join(nodeModules, "@cardhold", "receiver");
-  await mkdir(pkg, { recursive: true });
-  const receiverDir = join(ROOT, "packages", "receiver");
-  execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(receiverDir, "tsconfig.build.json"), "--outDir", join(pkg, "dist")]);
-  const manifest = execFileSync(process.execPath, [join(receiverDir, "scripts", "publish-manifest.mjs"), "print"], { encoding: "utf8" });
-  await writeFile(join(pkg, "package.json"), manifest);
-  for (const dependency of ["express", "zod"]) await symlink(join(ROOT, "node_modules", dependency), join(nodeModules, dependency), "dir");
+/** As the README says: the SDK packed from the repository (`npm run pack:receiver`), then `npm install <tarball> express`. */
+async function installPackedSdk(folder: string) {
+  const tarball = execFileSync(process.execPath, [join(ROOT, "packages", "receiver", "scripts", "pack.mjs"), folder], { encoding: "utf8" }).trim();
+  // --prefer-offline: express and zod come from npm's cache when the repository's own install put them there.
+  execFileSync("npm", ["install", tarball, "express", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: folder, stdio: "pipe" });
 }
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), "build-your-receiver-"));
-  await installPackedSdk(join(folder, "node_modules"));
+  await installPackedSdk(folder);
   await writeFile(join(folder, "receiver.mjs"), await receiverSource());
   const port = await freePort();
   child = spawn(process.execPath, ["receiver.mjs"], { cwd: folder, env: { PATH: process.env.PATH, PORT: String(port), CARDHOLD_SIGNING_KEY: KEY } });
