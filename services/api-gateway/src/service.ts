@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import { createOutboxRelay } from "@cardhold/bus";
 import {
   AppError,
@@ -7,6 +6,7 @@ import {
   registerOutboxGauges,
   type Service,
   type ServiceDeps,
+  migrationsOf,
 } from "@cardhold/platform";
 import { businessUseCases, type BusinessUseCases } from "./businesses";
 import { adminRoutes } from "./http/admin-routes";
@@ -15,14 +15,14 @@ import { authorize } from "./http/authorize";
 import { logsRoutes } from "./http/logs-routes";
 import { createProxy, type UpstreamTarget } from "./http/proxy";
 import { createRequestLog } from "./http/request-log";
-import { docsPage } from "./openapi/docs-page";
 import { openApiDocument } from "./openapi/document";
+import { docsRoutes } from "./openapi/docs-routes";
 import { ownerOf, type Upstream } from "./routing";
 export type { Upstream } from "./routing";
 import { SCHEMA } from "./store/businesses.store";
 
 export const NAME = "api-gateway";
-const MIGRATIONS = fileURLToPath(new URL("../migrations", import.meta.url));
+const MIGRATIONS = migrationsOf("@cardhold/api-gateway");
 
 export interface GatewayDeps extends ServiceDeps {
   /** Each service's internal HTTP address, or (all-in-one) its app in this process. */
@@ -46,7 +46,6 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
   const proxy = createProxy({ upstreams: deps.upstreams, internalToken: deps.internalToken });
   const requestLog = createRequestLog(deps.db, deps.logger);
   const doc = openApiDocument();
-  const page = docsPage(doc);
 
   const app = createHttpApp({
     name: NAME,
@@ -58,7 +57,7 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
     readiness: { database: () => deps.db.ping(), bus: () => deps.bus.ready() },
     routes: (app) => {
       app.get("/openapi.json", (_req, res) => void res.json(doc));
-      app.get("/docs", (_req, res) => void res.type("html").send(page));
+      docsRoutes(app, doc);
       adminRoutes(app, businesses, deps.operatorToken);
       app.use(authenticate(businesses), requestLog.middleware, authorize());
       logsRoutes(app, deps.db, requestLog);
