@@ -34,15 +34,16 @@ export class InvalidAnswer extends RangeError {
 }
 
 const metadataSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
-const approveSchema = z.strictObject({
+/** The answer schemas are exported for the gateway's OpenAPI document, which shows them as the webhook answers. */
+export const approveSchema = z.strictObject({
   action: z.literal("approve"),
   cardBalance: z.number().int().optional(),
   cardHolderName: z.string().min(1).optional(),
   metadata: metadataSchema.optional(),
 });
-const declineSchema = z.strictObject({ action: z.literal("decline"), code: z.enum(DECLINE_CODES), metadata: metadataSchema.optional() });
-const answerSchema = z.discriminatedUnion("action", [approveSchema, declineSchema]);
-const checkAnswerSchema = z.discriminatedUnion("action", [
+export const declineSchema = z.strictObject({ action: z.literal("decline"), code: z.enum(DECLINE_CODES), metadata: metadataSchema.optional() });
+export const answerSchema = z.discriminatedUnion("action", [approveSchema, declineSchema]);
+export const checkAnswerSchema = z.discriminatedUnion("action", [
   approveSchema.extend({ cardBalance: z.number().int(), cardHolderName: z.string().min(1) }),
   declineSchema,
 ]);

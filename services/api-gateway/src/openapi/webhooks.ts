@@ -1,0 +1,124 @@
+/**
+ * The OpenAPI 3.1 `webhooks`: every event kind the platform sends (contracts' EVENT_KINDS), as the event-dispatcher
+ * delivers it: a POST of the producer's envelope (contracts' eventEnvelopeSchema) with `mode` added, signed. The data
+ * is the record the producer put in: the engine's authorization or transaction, the bill-service's payment.
+ */
+import { z } from "zod";
+import { eventEnvelopeSchema, modeSchema, type EventKind } from "@cardhold/contracts";
+import * as ex from "./examples";
+import { paymentRecord } from "./records/bills";
+import { authorizationRecord, transactionRecord } from "./records/authorizations";
+import { named, ref, type Json } from "./schema";
+import { WEBHOOK_TAG } from "./tags";
+import { acknowledged, closedAnswers, requestAnswers, SUCCESS_ACK, updateAnswers } from "./webhook-answers";
+
+interface Delivery {
+  summary: string;
+  description: string;
+  data: z.ZodType;
+  responses: () => Json;
+  examples: Record<string, { summary: string; data: unknown }>;
+}
+
+const DECISION = "A decision event: sent once, at once; the answer is due within 4 seconds. ";
+const NOTIFICATION = "A notification: sent until the receiver answers HTTP 200, so it can arrive more than once (the id in metadata.event stays the same). ";
+
+const authorizationWith = (...status: [string, ...string[]]) => authorizationRecord.extend({ status: z.enum(status) });
+const paymentWith = (status: string) => paymentRecord.extend({ status: z.literal(status) });
+
+const failedPayment = {
+  ...ex.payment, status: "failed", account: null, failureReason: "insufficient-funds",
+  methodData: { ...ex.payment.methodData, billerReference: null, output: null },
+};
+
+export const DELIVERIES: Record<EventKind, Delivery> = {
+  "card.authorization.request": {
+    summary: "Approve or decline a card authorization",
+    description: `${DECISION}After the platform's own checks passed (and, for a capture, the funds were held), the network asks: a check for the card's balance and holder name, or a capture (a debit).`,
+    data: authorizationWith("pending"),
+    responses: requestAnswers,
+    examples: { capture: { summary: "A capture", data: ex.pendingCapture }, check: { summary: "A check", data: ex.pendingCheck } },
+  },
+  "card.authorization.update": {
+    summary: "An approved capture's amount changed, or it was reversed",
+    description: `status pending: the network changed the amount; ${DECISION.toLowerCase()}status reversed: the network reversed it and the amount went back to the settlement balance; ${NOTIFICATION.toLowerCase()}`,
+    data: authorizationWith("pending", "reversed"),
+    responses: updateAnswers,
+    examples: {
+      amountChange: { summary: "An amount change", data: { ...ex.approvedCapture, status: "pending", amount: 450_000, reserved: false } },
+      reversal: { summary: "A reversal", data: { ...ex.approvedCapture, status: "reversed" } },
+    },
+  },
+  "card.authorization.closed": {
+    summary: "An authorization's outcome",
+    description: `${NOTIFICATION}approved: debit what you locked; declined: release it. Also sent when the platform declined by itself (decisionType system-response).`,
+    data: authorizationWith("approved", "declined"),
+    responses: closedAnswers,
+    examples: { approved: { summary: "Approved by your answer", data: ex.approvedCapture } },
+  },
+  "card.transaction.created": {
+    summary: "Money moved for an authorization",
+    description: `${NOTIFICATION}A capture, an adjustment after an amount change, or a reversal.`,
+    data: transactionRecord,
+    responses: () => acknowledged('The reference receiver answers {"code": "success"}; the platform reads only the status.', SUCCESS_ACK),
+    examples: { capture: { summary: "A capture", data: ex.transaction } },
+  },
+  "payment.bill.completed": {
+    summary: "A bill payment succeeded",
+    description: `${NOTIFICATION}Sent for every bill payment that succeeds, also one already answered 201.`,
+    data: paymentWith("successful"),
+    responses: () => acknowledged("The body is not read."),
+    examples: { airtime: { summary: "Airtime bought", data: ex.payment } },
+  },
+  "payment.bill.failed": {
+    summary: "A bill payment failed (and was refunded if it had been debited)",
+    description: `${NOTIFICATION}failureReason says why.`,
+    data: paymentWith("failed"),
+    responses: () => acknowledged("The body is not read."),
+    examples: { insufficientFunds: { summary: "The debit failed", data: failedPayment } },
+  },
+};
+
+const envelopeName = (kind: string) => `${kind.replace(/(^|\.)(\w)/g, (_, _dot, c: string) => c.toUpperCase())}Event`;
+
+const envelopeOf = (kind: EventKind, data: z.ZodType) =>
+  named(envelopeName(kind), eventEnvelopeSchema.extend({
+    event: z.literal(kind),
+    data,
+    mode: modeSchema.describe("The mode the event belongs to; that mode's webhook received it and its key signed it"),
+  }));
+
+const ENVELOPES = Object.fromEntries(Object.entries(DELIVERIES).map(([kind, d]) => [kind, envelopeOf(kind as EventKind, d.data)]));
+
+/** The body a webhook receives for `kind` with `data`. */
+export const envelopeExample = (kind: string, data: unknown) => ({
+  event: kind, data, metadata: { sentAt: "2025-03-14T18:22:51.120Z", event: ex.IDS.event }, mode: "test",
+});
+
+const HEADERS: Json[] = [
+  {
+    name: "Service-Signature", in: "header", required: true,
+    description: "Hex HMAC-SHA512 of the raw body, keyed with the webhook's signing key (GET /webhooks/{id}/secret). Check it on the exact bytes before parsing.",
+    schema: { type: "string", pattern: "^[0-9a-f]{128}$" },
+  },
+  { name: "X-Cardhold-Event-Id", in: "header", required: true, description: "The event id, as in metadata.event", schema: { type: "string" } },
+];
+
+function webhookOperation(kind: EventKind, d: Delivery): Json {
+  const examples = Object.fromEntries(Object.entries(d.examples).map(([name, e]) => [name, { summary: e.summary, value: envelopeExample(kind, e.data) }]));
+  return {
+    post: {
+      tags: [WEBHOOK_TAG],
+      summary: d.summary,
+      description: d.description,
+      security: [],
+      parameters: HEADERS,
+      requestBody: { required: true, content: { "application/json": { schema: ref(ENVELOPES[kind]!), examples } } },
+      responses: d.responses(),
+    },
+  };
+}
+
+export function webhooks(): Json {
+  return Object.fromEntries(Object.entries(DELIVERIES).map(([kind, d]) => [kind, webhookOperation(kind as EventKind, d)]));
+}
