@@ -12,7 +12,12 @@ export default tseslint.config(
       "no-console": ["error", { allow: ["error"] }],
     },
   },
-  { files: ["apps/cli/**", "bench/**", "infra/**", "examples/**"], rules: { "no-console": "off" } },
+  { files: ["apps/cli/**", "bench/**", "infra/**", "examples/**", "scripts/**"], rules: { "no-console": "off" } },
+  // Plain Node scripts (the build step, bins): Node's globals.
+  {
+    files: ["**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
+  },
   // Tests read JSON answers whose shape is what they assert.
   { files: ["**/*.test.ts", "test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
 );

@@ -32,7 +32,7 @@ fi
 
 (cd "$tree" && PORT="$port" DATA_DIR="$tree/data" exec node apps/cli/bin/cardhold.mjs dev >"$tree/dev.log" 2>&1) &
 pids+=($!)
-(cd "$tree" && PORT=$((port + 1)) CARDHOLD_SIGNING_KEY=runtime-check SIGNING_KEY=runtime-check DATA_DIR="$tree/wallet" exec node examples/wallet-receiver/dist/main.js >"$tree/wallet.log" 2>&1) &
+(cd "$tree" && PORT=$((port + 1)) CARDHOLD_SIGNING_KEY=runtime-check DATA_DIR="$tree/wallet" exec node examples/wallet-receiver/dist/main.js >"$tree/wallet.log" 2>&1) &
 pids+=($!)
 for _ in $(seq 1 90); do
   docs=$(curl -s -o /dev/null -w "%{http_code}" "http://127.0.0.1:$port/docs" || true)

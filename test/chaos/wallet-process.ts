@@ -18,7 +18,7 @@ export interface WalletProcess {
 export async function startWalletProcess(opts: { port: number; signingKey: string; databaseUrl?: string }): Promise<WalletProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "examples/wallet-receiver/src/main.ts"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(opts.port), SIGNING_KEY: opts.signingKey, ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : { DATABASE_URL: "" }) },
+    env: { ...process.env, PORT: String(opts.port), CARDHOLD_SIGNING_KEY: opts.signingKey, ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : { DATABASE_URL: "" }) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -1,24 +1,57 @@
-export const BUSINESS_CREATE_USAGE = `usage: cardhold business create --name <name> --webhook-url <url> [--gateway <url>] [--json]
-  Creates a business through a running gateway's admin endpoint and prints its test key (shown once).
-  Needs OPERATOR_TOKEN in the environment; the gateway is --gateway, else CARDHOLD_URL, else http://127.0.0.1:8080.`;
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import { output, UsageError, type CliIo } from "./cli-io";
+import { operatorClient } from "./gateway-client";
 
-/** `cardhold business create`: asks a running gateway's admin endpoint for a new business and prints its test key. */
-export async function createBusinessCommand(args: { name?: string; "webhook-url"?: string; gateway?: string; json?: boolean }) {
-  const gateway = args.gateway ?? process.env.CARDHOLD_URL ?? "http://127.0.0.1:8080";
-  const token = process.env.OPERATOR_TOKEN;
-  if (!args.name || !args["webhook-url"]) throw new Error("business create needs --name and --webhook-url");
-  if (!token) throw new Error("set OPERATOR_TOKEN to the gateway's operator token");
-  const response = await fetch(`${gateway}/admin/businesses`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-operator-token": token },
-    body: JSON.stringify({ name: args.name, webhookUrl: args["webhook-url"] }),
+export const BUSINESS_CREATE_USAGE = `usage: cardhold business create --name <name> --webhook-url <url> [options]
+  Creates a business through a running gateway's admin endpoint and prints its test key (shown once) and the
+  signing key of its test default webhook (what your receiver verifies Service-Signature with).
+  Needs OPERATOR_TOKEN, the gateway's operator token, in the environment.
+
+  --name <name>              the business's name (required)
+  --webhook-url <url>        where its default webhooks deliver events (required)
+  --signing-key <key>        the test default webhook's signing key, 16+ characters (default: a new random key)
+  --gateway <url>            default: CARDHOLD_URL or http://127.0.0.1:8080
+  --json                     print the business, its test key and the signing key as one JSON line
+  --help, -h                 print this help`;
+
+const OPTIONS = {
+  name: { type: "string" },
+  "webhook-url": { type: "string" },
+  "signing-key": { type: "string" },
+  gateway: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+interface CreatedBusiness {
+  business: { id: string };
+  testKey: string;
+}
+
+/**
+ * `cardhold business create`. The admin endpoint does not answer with a signing key it generates, so the command
+ * generates it (as the gateway would: 32 random bytes, hex) and sends it, to be able to print it.
+ */
+export async function businessCreateCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+  if (!values.name || !values["webhook-url"]) throw new UsageError("business create needs --name and --webhook-url", BUSINESS_CREATE_USAGE);
+  const client = operatorClient(values, io);
+  const signingKey = values["signing-key"] ?? randomBytes(32).toString("hex");
+  const answer = await client.post<{ data: CreatedBusiness }>("/admin/businesses", {
+    name: values.name,
+    webhookUrl: values["webhook-url"],
+    signingKey,
   });
-  const body = (await response.json()) as { data?: { business: { id: string }; testKey: string }; message?: string };
-  if (!response.ok || !body.data) throw new Error(`gateway answered ${response.status}: ${body.message ?? "no message"}`);
-  if (args.json) {
-    console.log(JSON.stringify(body.data));
-    return;
-  }
-  console.log(`business ${body.data.business.id} created`);
-  console.log(`test key (shown once): ${body.data.testKey}`);
+  const created = { ...answer.data, signingKey };
+  output(io, values.json ?? false).result(describeCreated(created), created);
+  return 0;
+}
+
+function describeCreated(created: CreatedBusiness & { signingKey: string }): string {
+  return [
+    `business ${created.business.id} created`,
+    `  test key (shown once): ${created.testKey}`,
+    `  signing key of the test default webhook: ${created.signingKey}`,
+    "  (the live default webhook has its own signing key: GET /webhooks/:id/secret with a live key)",
+  ].join("\n");
 }

@@ -61,3 +61,11 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener("abort", done, { once: true });
   });
 }
+
+/** Resolves when the signal aborts; never without one. */
+export function untilAborted(signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    signal?.addEventListener("abort", () => resolve(), { once: true });
+  });
+}

@@ -1,50 +1,67 @@
 import { UsageError, type CliIo } from "./cli-io";
-import { EVENTS_TAIL_USAGE, eventsTailCommand } from "./events-tail";
+import { commandsUnder, findCommand, USAGE, type Command } from "./command-table";
+import { StartRefused } from "./data-dir";
 import { ApiError, GatewayUnreachable } from "./gateway-client";
-import { listenCommand } from "./listen";
-import { simulateCommand } from "./simulate";
 
-export const USAGE = `usage: cardhold <command> [--help]
-  dev                      run the whole platform in this process (embedded Postgres, in-memory bus)
-  business create          create a business through a running gateway's admin endpoint
-      --name <name> --webhook-url <url> [--gateway <url>] [--json]   (needs OPERATOR_TOKEN in the environment)
-  simulate <kind>          test mode: play the card network (check, capture, update, reverse) on a card
-  events tail              print the business's latest events; --follow for new ones
-  listen                   forward the business's new events, signed, to a local receiver (--forward-to <url>)
-
-  simulate, events and listen take the business's secret key from --key or CARDHOLD_KEY, and the gateway from
-  --gateway or CARDHOLD_URL (default http://127.0.0.1:8080). --json prints one JSON object per line.`;
-
-/** The API-client commands (simulate, events, listen): runs one and gives its exit code; never throws. */
-export async function runClientCommand(argv: string[], io: CliIo): Promise<number> {
-  const [command, ...rest] = argv;
+/** Runs the command argv names and gives its exit code (0 done, 1 failed, 2 wrong command line); never throws. */
+export async function runCommand(argv: string[], io: CliIo): Promise<number> {
+  const command = findCommand(argv);
   try {
-    if (command === "simulate") return await simulateCommand(rest, io);
-    if (command === "listen") return await listenCommand(rest, io);
-    if (command === "events") {
-      const [sub, ...args] = rest;
-      if (sub === "tail") return await eventsTailCommand(args, io);
-      if (sub === "--help" || sub === "-h") {
-        io.stdout(EVENTS_TAIL_USAGE);
-        return 0;
-      }
-      throw new UsageError(sub ? `unknown events command "${sub}"` : "events needs a subcommand", EVENTS_TAIL_USAGE);
-    }
-    throw new UsageError(`unknown command "${command}"`, USAGE);
+    if (!command) return await runWithoutCommand(argv, io);
+    const args = argv.slice(command.name.split(" ").length);
+    if (wantsHelp(args)) return printUsage(command.usage, io);
+    return await command.run(args, io);
   } catch (error) {
-    return reportFailure(error, io);
+    return reportFailure(error, io, command);
   }
 }
 
-function reportFailure(error: unknown, io: CliIo): number {
+/** `--help` or `-h` among the options (not after `--`, which ends them). */
+function wantsHelp(args: string[]): boolean {
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === "--help" || arg === "-h");
+}
+
+function printUsage(usage: string, io: CliIo): number {
+  io.stdout(usage);
+  return 0;
+}
+
+/** No command: the command list, `help <command>`, a group of commands (`simulate`), or a wrong command line. */
+async function runWithoutCommand(argv: string[], io: CliIo): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined) {
+    io.stderr(USAGE);
+    return 2;
+  }
+  if (first === "--help" || first === "-h") return printUsage(USAGE, io);
+  if (first === "help") return runCommand([...rest, "--help"], io);
+  const group = commandsUnder(first);
+  if (group.length === 0) throw new UsageError(`unknown command "${first}"`, USAGE);
+  const usage = [...new Set(group.map((command) => command.usage))].join("\n\n");
+  if (wantsHelp(rest)) return printUsage(usage, io);
+  const choices = group.map((command) => command.name.slice(first.length + 1));
+  if (rest.length === 0) throw new UsageError(`${first} needs a subcommand: ${listed(choices)}`, usage);
+  throw new UsageError(`unknown command "${first} ${rest[0]}": use ${listed(choices)}`, usage);
+}
+
+/** "a", "a or b", "a, b or c". */
+const listed = (words: string[]) => (words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`);
+
+function reportFailure(error: unknown, io: CliIo, command?: Command): number {
   if (error instanceof UsageError) {
     io.stderr(`error: ${error.message}\n\n${error.usage}`);
     return 2;
   }
   // node:util parseArgs: an unknown option, a missing value, a stray argument.
   if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
-    io.stderr(`error: ${error.message}\n(see --help)`);
+    const help = command ? `cardhold ${command.name} --help` : "cardhold --help";
+    io.stderr(`error: ${parseArgsProblem(error.message)} (see ${help})`);
     return 2;
+  }
+  if (error instanceof StartRefused) {
+    io.stderr(`cardhold: ${error.message}`);
+    return 1;
   }
   if (error instanceof ApiError || error instanceof GatewayUnreachable) {
     io.stderr(`error: ${error.message}`);
@@ -52,4 +69,13 @@ function reportFailure(error: unknown, io: CliIo): number {
   }
   io.stderr(`error: ${error instanceof Error ? error.message : String(error)}`);
   return 1;
+}
+
+/**
+ * parseArgs' first sentence, in lower case like the other messages: "Unknown option '--x'. To specify a positional
+ * argument …" → "unknown option '--x'" (these commands take no positional arguments, so the advice misleads).
+ */
+function parseArgsProblem(message: string): string {
+  const first = message.split(". ")[0] ?? message;
+  return first.charAt(0).toLowerCase() + first.slice(1);
 }

@@ -4,7 +4,7 @@ import { eventually } from "../../../test/support/eventually";
 import { FakeReceiver } from "../../../test/support/fake-receiver";
 import { startAllInOne, type AllInOne } from "./all-in-one";
 import { captureIo } from "./cli-test-io";
-import { runClientCommand } from "./commands";
+import { runCommand } from "./commands";
 
 const OPERATOR = "operator-token-events-tail-tests";
 let platform: AllInOne;
@@ -49,7 +49,7 @@ afterAll(async () => {
 
 const tail = async (args: string[], signal?: AbortSignal, environment = env) => {
   const captured = captureIo(environment, signal);
-  const code = await runClientCommand(["events", "tail", ...args], captured.io);
+  const code = await runCommand(["events", "tail", ...args], captured.io);
   return { code, ...captured };
 };
 
@@ -75,7 +75,7 @@ describe("cardhold events tail", () => {
   it("--follow prints new events as they come, in order, until stopped", async () => {
     const stop = new AbortController();
     const captured = captureIo(env, stop.signal);
-    const running = runClientCommand(["events", "tail", "--follow", "--limit", "1", "--interval", "100"], captured.io);
+    const running = runCommand(["events", "tail", "--follow", "--limit", "1", "--interval", "100"], captured.io);
     await eventually(() => expect(captured.stdout).toHaveLength(1));
     expect(captured.stdout[0]).toContain(published[2]!.eventId);
     const fresh = [await publish("card.authorization.update"), await publish("card.transaction.created")];

@@ -13,7 +13,7 @@ export const EVENTS_TAIL_USAGE = `usage: cardhold events tail [--follow] [--even
   --key <sk.…>               the business's secret key (default: CARDHOLD_KEY)
   --gateway <url>            default: CARDHOLD_URL or http://127.0.0.1:8080
   --json                     one JSON object per event, as GET /events returns it
-  --help`;
+  --help, -h                 print this help`;
 
 const OPTIONS = {
   follow: { type: "boolean", short: "f" },
@@ -23,7 +23,6 @@ const OPTIONS = {
   key: { type: "string" },
   gateway: { type: "string" },
   json: { type: "boolean" },
-  help: { type: "boolean" },
 } as const;
 
 export function wholeNumber(raw: string | undefined, name: string, fallback: number, usage: string, min = 0): number {
@@ -35,10 +34,6 @@ export function wholeNumber(raw: string | undefined, name: string, fallback: num
 /** `cardhold events tail`. */
 export async function eventsTailCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, options: OPTIONS, strict: true });
-  if (values.help) {
-    io.stdout(EVENTS_TAIL_USAGE);
-    return 0;
-  }
   const limit = wholeNumber(values.limit, "limit", 20, EVENTS_TAIL_USAGE);
   const intervalMs = wholeNumber(values.interval, "interval", 1_000, EVENTS_TAIL_USAGE, 50);
   const client = gatewayClient(values, io);

@@ -1,22 +1,84 @@
-import { execFileSync } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { execFile, execFileSync } from "node:child_process";
+import { Server } from "node:net";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { captureIo } from "./cli-test-io";
-import { runClientCommand } from "./commands";
+import { COMMANDS, commandsUnder, USAGE } from "./command-table";
+import { runCommand } from "./commands";
 
-const cardhold = (...args: string[]) =>
-  execFileSync(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", ...args], { encoding: "utf8", env: { ...process.env, PORT: "1" } });
+// What a command would use if it ran: a key, an operator token, a gateway that is not there.
+const ENV = { CARDHOLD_KEY: "sk.test.help", CARDHOLD_URL: "http://127.0.0.1:9", OPERATOR_TOKEN: "operator-token-help-tests", PORT: "1" };
 
-describe("--help", () => {
-  it("events --help prints the usage and succeeds", async () => {
-    const captured = captureIo();
-    expect(await runClientCommand(["events", "--help"], captured.io)).toBe(0);
-    expect(captured.out()).toContain("usage: cardhold events tail");
-    expect(captured.err()).toBe("");
+async function run(argv: string[]) {
+  const listening = vi.spyOn(Server.prototype, "listen");
+  const fetching = vi.spyOn(globalThis, "fetch");
+  const captured = captureIo(ENV);
+  const started = performance.now();
+  const code = await runCommand(argv, captured.io);
+  return { code, ms: performance.now() - started, ports: listening.mock.calls.length, requests: fetching.mock.calls.length, ...captured };
+}
+afterEach(() => vi.restoreAllMocks());
+
+const words = (name: string) => name.split(" ");
+const groups = [...new Set(COMMANDS.filter((c) => c.name.includes(" ")).map((c) => words(c.name)[0]!))];
+
+const cases: [argv: string[], usage: string][] = [
+  ...COMMANDS.flatMap((c): [string[], string][] => [
+    [[...words(c.name), "--help"], c.usage],
+    [[...words(c.name), "-h"], c.usage],
+    [[...words(c.name), "--gateway", "http://127.0.0.1:9", "--help"], c.usage],
+    [["help", ...words(c.name)], c.usage],
+  ]),
+  ...groups.flatMap((group): [string[], string][] => [
+    [[group, "--help"], commandsUnder(group)[0]!.usage],
+    [[group, "-h"], commandsUnder(group)[0]!.usage],
+    [["help", group], commandsUnder(group)[0]!.usage],
+  ]),
+  [["--help"], USAGE],
+  [["-h"], USAGE],
+  [["help"], USAGE],
+];
+
+describe("--help on every command", () => {
+  it.each(cases)("cardhold %j prints its usage, exits 0, and starts and contacts nothing", async (argv, usage) => {
+    const r = await run(argv);
+    expect(r.code).toBe(0);
+    expect(r.out()).toContain(usage);
+    expect(r.err()).toBe("");
+    expect(r.ports).toBe(0);
+    expect(r.requests).toBe(0);
+    expect(r.ms).toBeLessThan(500);
   });
 
-  it("business create --help and dev --help print their usage and start nothing", () => {
-    expect(cardhold("business", "create", "--help")).toContain("usage: cardhold business create --name");
-    expect(cardhold("dev", "--help")).toContain("cardhold dev — every service in one process");
+  it("the command list names every command", () => {
+    for (const command of COMMANDS) expect(USAGE).toContain(`  ${command.name} `);
+  });
+
+  it("main.ts, in a process of its own, prints the same and writes nothing else", async () => {
+    const cardhold = (...args: string[]) => promisify(execFile)(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", ...args], { env: { ...process.env, ...ENV } });
+    const [list, dev] = await Promise.all([cardhold("--help"), cardhold("dev", "--help")]);
+    expect(list).toEqual({ stdout: USAGE + "\n", stderr: "" });
+    expect(dev).toEqual({ stdout: COMMANDS.find((c) => c.name === "dev")!.usage + "\n", stderr: "" });
+  });
+});
+
+describe("wrong command lines", () => {
+  it.each([
+    [[], "usage: cardhold <command>"],
+    [["nope"], 'error: unknown command "nope"'],
+    [["simulate"], "error: simulate needs a subcommand: check, capture, update or reverse"],
+    [["events", "head"], 'error: unknown command "events head": use tail'],
+    [["business"], "error: business needs a subcommand: create"],
+    [["help", "nope"], 'error: unknown command "nope"'],
+    [["listen", "--colour"], "error: unknown option '--colour' (see cardhold listen --help)"],
+    [["dev", "now"], 'error: dev takes no arguments, got "now"'],
+  ])("cardhold %j exits 2 with the problem, and the usage or where to find it, on stderr", async (argv, message) => {
+    const r = await run(argv);
+    expect(r.code).toBe(2);
+    expect(r.out()).toBe("");
+    expect(r.err()).toContain(message);
+    expect(r.err()).toMatch(/usage: cardhold|--help\)$/);
+    expect(r.requests).toBe(0);
   });
 });
 

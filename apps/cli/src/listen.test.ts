@@ -5,7 +5,7 @@ import { eventually } from "../../../test/support/eventually";
 import { FakeReceiver } from "../../../test/support/fake-receiver";
 import { startAllInOne, type AllInOne } from "./all-in-one";
 import { captureIo } from "./cli-test-io";
-import { runClientCommand } from "./commands";
+import { runCommand } from "./commands";
 
 const OPERATOR = "operator-token-listen-tests";
 const SIGNING_KEY = "listen-default-signing-key-0123456789";
@@ -50,7 +50,7 @@ afterAll(async () => {
 async function startListening(args: string[]) {
   const stop = new AbortController();
   const captured = captureIo(env, stop.signal);
-  const running = runClientCommand(["listen", "--interval", "100", ...args], captured.io);
+  const running = runCommand(["listen", "--interval", "100", ...args], captured.io);
   // --json prints no progress: give it the time to look up the key and the newest event.
   if (args.includes("--json")) await new Promise((r) => setTimeout(r, 1_000));
   else await eventually(() => expect(captured.err()).toContain("ready: waiting for events"));
@@ -115,7 +115,7 @@ describe("cardhold listen", () => {
   it("refuses a missing or bad --forward-to (exit 2) and a bad key (exit 1)", async () => {
     const run = async (args: string[], environment = env) => {
       const captured = captureIo(environment);
-      return { code: await runClientCommand(["listen", ...args], captured.io), err: captured.err() };
+      return { code: await runCommand(["listen", ...args], captured.io), err: captured.err() };
     };
     expect(await run([])).toMatchObject({ code: 2, err: expect.stringContaining("listen needs --forward-to") });
     expect(await run(["--forward-to", "ftp://x"])).toMatchObject({ code: 2, err: expect.stringContaining("must be an http(s) URL") });

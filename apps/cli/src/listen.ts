@@ -19,7 +19,7 @@ export const LISTEN_USAGE = `usage: cardhold listen --forward-to <url> [options]
   --key <sk.…>               the business's secret key (default: CARDHOLD_KEY)
   --gateway <url>            default: CARDHOLD_URL or http://127.0.0.1:8080
   --json                     one JSON object per forwarded event
-  --help`;
+  --help, -h                 print this help`;
 
 const OPTIONS = {
   "forward-to": { type: "string" },
@@ -29,7 +29,6 @@ const OPTIONS = {
   key: { type: "string" },
   gateway: { type: "string" },
   json: { type: "boolean" },
-  help: { type: "boolean" },
 } as const;
 
 interface Webhook {
@@ -107,10 +106,6 @@ function report(out: Output, event: EventRecord, url: string, result: ForwardRes
 /** `cardhold listen --forward-to <url>`. */
 export async function listenCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, options: OPTIONS, strict: true });
-  if (values.help) {
-    io.stdout(LISTEN_USAGE);
-    return 0;
-  }
   const url = values["forward-to"];
   if (!url) throw new UsageError("listen needs --forward-to <url>", LISTEN_USAGE);
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`--forward-to must be an http(s) URL, got "${url}"`, LISTEN_USAGE);
@@ -126,7 +121,7 @@ export async function listenCommand(args: string[], io: CliIo): Promise<number> 
     platformTarget = `the default webhook ${found.webhook.id} (${found.webhook.url})`;
   }
   const [newest] = await latestEvents(client, { limit: 1, kind: values.event });
-  out.progress(`forwarding new ${values.event ?? ""}${values.event ? " " : ""}events of this business to ${url}, signed with ${values["signing-key"] ? "--signing-key" : "the default webhook's key"}`);
+  out.progress(`forwarding new ${values.event ? `${values.event} ` : ""}events of this business to ${url}, signed with ${values["signing-key"] ? "--signing-key" : "the default webhook's key"}`);
   out.progress(`note: these answers decide nothing; the platform's own delivery to ${platformTarget} decides authorizations`);
   out.progress("ready: waiting for events (Ctrl-C to stop) …");
 

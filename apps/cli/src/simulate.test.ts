@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { captureIo } from "./cli-test-io";
-import { runClientCommand } from "./commands";
+import { runCommand } from "./commands";
 
 // The simulation endpoints played by a local fake: what the CLI sends, and how it prints answers and errors.
 interface Seen {
@@ -43,7 +43,7 @@ beforeEach(() => {
 
 const run = (args: string[], env: Record<string, string> = { CARDHOLD_KEY: "sk.test.env-key", CARDHOLD_URL: gateway }) => {
   const captured = captureIo(env);
-  return runClientCommand(["simulate", ...args], captured.io).then((code) => ({ code, ...captured }));
+  return runCommand(["simulate", ...args], captured.io).then((code) => ({ code, ...captured }));
 };
 
 describe("cardhold simulate: the requests", () => {
@@ -82,8 +82,8 @@ describe("cardhold simulate: the requests", () => {
       [["capture", "--card", "c.1", "--amount", "12.5"], "whole number of minor units"],
       [["capture", "--card", "c.1", "--amount", "5", "--authorization", "c.auth.X"], "--authorization is for"],
       [["update", "--card", "c.1", "--amount", "5"], "needs --update-amount"],
-      [["refund", "--card", "c.1"], 'unknown simulation "refund"'],
-      [["check", "--card", "c.1", "--colour", "red"], "Unknown option '--colour'"],
+      [["refund", "--card", "c.1"], 'unknown command "simulate refund": use check, capture, update or reverse'],
+      [["check", "--card", "c.1", "--colour", "red"], "unknown option '--colour' (see cardhold simulate check --help)"],
     ];
     for (const [args, message] of cases) {
       const r = await run(args);
@@ -114,7 +114,9 @@ describe("cardhold simulate: the answers", () => {
     expect(r.out()).toContain("decided by the platform (system-response)");
     expect(r.out()).toContain("decline reason: insufficient-funds");
     expect(r.out()).toContain("status reason: timeout-error");
-    expect(r.err()).toContain("waiting for the decision");
+    expect(r.err()).toContain("simulating a capture on c.1: waiting for the decision");
+    const update = await run(["update", "--card", "c.1", "--amount", "5000", "--update-amount", "6000"]);
+    expect(update.err()).toContain("simulating an amount update on c.1");
   });
 
   it("shows an approved check's card balance and holder name", async () => {

@@ -4,7 +4,7 @@ import { gatewayClient } from "./gateway-client";
 
 export const SIMULATE_USAGE = `usage: cardhold simulate <check|capture|update|reverse> --card <c.id> [options]
   Plays the card network in test mode: asks for an authorization on a card and prints it once it is decided
-  (the platform sends the events to your webhook, whose answer decides).
+  (the platform sends the events to your webhook, and its answer decides).
 
   check                      balance and holder-name inquiry
   capture                    a purchase: --amount (and --fees)
@@ -17,7 +17,8 @@ export const SIMULATE_USAGE = `usage: cardhold simulate <check|capture|update|re
   --fees <n>                 minor units (default 0)
   --update-amount <n>        the new amount (update; required)
   --update-fees <n>          the new fees (update; default 0)
-  --authorization <c.auth.id> an approved authorization to update or reverse
+  --authorization <c.auth.id>
+                             an approved authorization to update or reverse
   --channel <channel>        atm, pos, online or in-app (default online)
   --mcc <nnnn>               merchant category code
   --merchant-descriptor <s>  the merchant's name and location as the network shows it
@@ -26,10 +27,19 @@ export const SIMULATE_USAGE = `usage: cardhold simulate <check|capture|update|re
   --key <sk.test.…>          the business's test key (default: CARDHOLD_KEY)
   --gateway <url>            default: CARDHOLD_URL or http://127.0.0.1:8080
   --json                     print the authorization as one JSON line
-  --help`;
+  --help, -h                 print this help`;
 
 const ENDPOINTS = { check: "check", capture: "capture", update: "update-capture", reverse: "reverse-capture" } as const;
-type Kind = keyof typeof ENDPOINTS;
+export type SimulationKind = keyof typeof ENDPOINTS;
+export const SIMULATION_KINDS = Object.keys(ENDPOINTS) as SimulationKind[];
+
+/** What the progress line calls each simulation. */
+const DESCRIPTIONS: Record<SimulationKind, string> = {
+  check: "a balance check",
+  capture: "a capture",
+  update: "an amount update",
+  reverse: "a reversal",
+};
 
 const OPTIONS = {
   card: { type: "string" },
@@ -46,7 +56,6 @@ const OPTIONS = {
   key: { type: "string" },
   gateway: { type: "string" },
   json: { type: "boolean" },
-  help: { type: "boolean" },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>["values"];
@@ -59,7 +68,7 @@ function minorUnits(values: Values, name: "amount" | "fees" | "update-amount" | 
 }
 
 /** The request body of the simulation endpoint, from the command line. */
-export function simulationBody(kind: Kind, values: Values): Record<string, unknown> {
+export function simulationBody(kind: SimulationKind, values: Values): Record<string, unknown> {
   const amount = minorUnits(values, "amount");
   const fees = minorUnits(values, "fees") ?? 0;
   const network = {
@@ -115,24 +124,14 @@ export function describeAuthorization(a: AuthorizationRecord): string {
 }
 
 /** `cardhold simulate <kind>`: 0 when the platform answered with the decided authorization, 1 on an API error. */
-export async function simulateCommand(args: string[], io: CliIo): Promise<number> {
-  const [kind, ...rest] = args;
-  if (kind === undefined || kind === "--help" || kind === "help") {
-    io.stdout(SIMULATE_USAGE);
-    return kind === undefined ? 2 : 0;
-  }
-  if (!(kind in ENDPOINTS)) throw new UsageError(`unknown simulation "${kind}": use check, capture, update or reverse`, SIMULATE_USAGE);
-  const { values } = parseArgs({ args: rest, options: OPTIONS, strict: true });
-  if (values.help) {
-    io.stdout(SIMULATE_USAGE);
-    return 0;
-  }
+export async function simulateCommand(kind: SimulationKind, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, options: OPTIONS, strict: true });
   if (!values.card) throw new UsageError(`simulate ${kind} needs --card <c.id>`, SIMULATE_USAGE);
-  const body = simulationBody(kind as Kind, values);
+  const body = simulationBody(kind, values);
   const client = gatewayClient(values, io);
   const out = output(io, values.json ?? false);
-  const path = `/simulation/cards/${encodeURIComponent(values.card)}/request-authorization/${ENDPOINTS[kind as Kind]}`;
-  out.progress(`simulating a ${kind} on ${values.card}: waiting for the decision (your webhook has 4 s to answer) …`);
+  const path = `/simulation/cards/${encodeURIComponent(values.card)}/request-authorization/${ENDPOINTS[kind]}`;
+  out.progress(`simulating ${DESCRIPTIONS[kind]} on ${values.card}: waiting for the decision (your webhook has 4 s to answer) …`);
   const answer = await client.post<{ data: AuthorizationRecord }>(path, body);
   out.result(describeAuthorization(answer.data), answer.data);
   return 0;

@@ -5,6 +5,7 @@ import { createReceiver, receiverRouter } from "@cardhold/receiver";
 import { adminRoutes } from "./admin-routes.js";
 import { openDatabase, type Database } from "./database.js";
 import { databaseDeliveryStore } from "./deliveries.store.js";
+import { errorAnswer, methodNotAllowed, notFound } from "./http-errors.js";
 import { createSchema } from "./schema.js";
 import { walletHandlers } from "./wallet-handlers.js";
 
@@ -47,10 +48,17 @@ export async function startWalletReceiver(opts: WalletReceiverOptions): Promise<
 
   const app = express();
   app.disable("x-powered-by");
-  app.get("/health", (_req, res) => void res.json({ status: "ok", database: database.kind }));
+  app
+    .route("/health")
+    .get((_req, res) => void res.json({ status: "ok", database: database.kind }))
+    .all(methodNotAllowed("GET, HEAD"));
   // Before any JSON parser: the signature covers the raw bytes.
   app.use(receiverRouter(receiver, webhookPath, { onError: (error) => console.error("wallet-receiver: delivery failed:", error) }));
+  // Matched as receiverRouter matches it, literally: WEBHOOK_PATH is not an express route pattern.
+  app.use((req, res, next) => (req.path === webhookPath ? methodNotAllowed("POST")(req, res, next) : next()));
   app.use(adminRoutes(database));
+  app.use(notFound);
+  app.use(errorAnswer);
 
   const host = opts.host ?? "127.0.0.1";
   const server = await new Promise<Server>((resolve, reject) => {

@@ -2,7 +2,6 @@
 // folder with the published manifest (publish-manifest.mjs) and the README, then `npm pack`s that folder.
 //   node packages/receiver/scripts/pack.mjs [destination]   (default: the current directory)
 // Prints the tarball's absolute path.
-/* global process, URL */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,7 +1,6 @@
 // npm packs package.json as it is on disk, and npm (unlike pnpm) ignores `exports` in publishConfig. So `prepack`
 // swaps in the published manifest (exports and types → dist) and `postpack` puts the workspace one back; the
 // workspace keeps resolving the TypeScript source. `restore` also runs first, in case a pack died half-way.
-/* global process, URL */
 import { copyFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 
 const MANIFEST = new URL("../package.json", import.meta.url);
