@@ -7,6 +7,6 @@ export default defineConfig({
     exclude: ["**/node_modules/**", "**/*.int.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    globalSetup: ["test/support/postgres-global-setup.ts"],
+    globalSetup: ["test/support/build-global-setup.ts", "test/support/postgres-global-setup.ts"],
   },
 });

@@ -8,6 +8,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     fileParallelism: false,
-    globalSetup: ["test/integration/global-setup.ts"],
+    globalSetup: ["test/support/build-global-setup.ts", "test/integration/global-setup.ts"],
   },
 });

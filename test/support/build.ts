@@ -10,6 +10,8 @@ let built: Promise<void> | undefined;
  * spawns a service or `cardhold dev` runs the compiled JavaScript that production runs, built from the current sources.
  */
 export function ensureBuilt(): Promise<void> {
+  // Set by the test runs' global setup, which built before any worker started.
+  if (process.env.CARDHOLD_BUILT === "1") return Promise.resolve();
   built ??= promisify(execFile)(process.execPath, ["scripts/build.mjs", "--quiet"], { cwd: ROOT }).then(() => undefined);
   return built;
 }

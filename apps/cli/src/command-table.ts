@@ -1,6 +1,6 @@
 import { BUSINESS_CREATE_USAGE, businessCreateCommand } from "./business-create";
 import type { CliIo } from "./cli-io";
-import { DEV_USAGE, devCommand } from "./dev";
+import { DEV_USAGE } from "./dev-usage";
 import { EVENTS_TAIL_USAGE, eventsTailCommand } from "./events-tail";
 import { LISTEN_USAGE, listenCommand } from "./listen";
 import { SIMULATE_USAGE, SIMULATION_KINDS, simulateCommand, type SimulationKind } from "./simulate";
@@ -24,7 +24,7 @@ const SIMULATION_SUMMARIES: Record<SimulationKind, string> = {
 };
 
 export const COMMANDS: readonly Command[] = [
-  { name: "dev", summary: "run the whole platform in this process (embedded PostgreSQL, in-memory bus)", usage: DEV_USAGE, run: devCommand },
+  { name: "dev", summary: "run the whole platform in this process (embedded PostgreSQL, in-memory bus)", usage: DEV_USAGE, run: async (args, io) => (await import("./dev")).devCommand(args, io) },
   {
     name: "business create",
     summary: "create a business, print its test key and signing key (needs OPERATOR_TOKEN)",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { createLogger, exitOnConfigError, installLastResortHandlers, loadConfig } from "@cardhold/platform";
 import { untilAborted, UsageError, type CliIo } from "./cli-io";
+import { DEV_USAGE } from "./dev-usage";
 import { refuseIfInUse, refuseIfPortInUse } from "./data-dir";
 
 const DEV_SETTINGS = {
@@ -23,16 +24,6 @@ const DEV_SETTINGS = {
     .pipe(z.record(z.string().regex(/^[a-z_.]+$/, "a server setting's name"), z.union([z.string(), z.number()])))
     .optional(),
 };
-
-export const DEV_USAGE = `usage: cardhold dev
-  Runs every service in one process, on an embedded PostgreSQL under DATA_DIR, and prints the URL and a test key
-  of the default business. Ctrl-C stops it.
-
-  Settings (environment variables): PORT (8080), HOST (127.0.0.1), DATA_DIR (./.data), LOG_LEVEL (warn),
-  DEFAULT_WEBHOOK_URL (http://127.0.0.1:4000/webhook), OPERATOR_TOKEN (unset: no admin endpoints),
-  POSTGRES_SETTINGS (extra settings of the embedded PostgreSQL as a JSON object, e.g.
-  '{"shared_preload_libraries":"pg_stat_statements"}' to profile statements).
-  --help, -h                 print this help`;
 
 /** `cardhold dev`: the all-in-one platform, until the io's signal aborts (Ctrl-C, SIGTERM). */
 export async function devCommand(args: string[], io: CliIo): Promise<number> {

@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { Server } from "node:net";
 import { promisify } from "node:util";
+import { ensureBuilt } from "../../../test/support/build";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { captureIo } from "./cli-test-io";
 import { COMMANDS, commandsUnder, USAGE } from "./command-table";
@@ -13,9 +14,8 @@ async function run(argv: string[]) {
   const listening = vi.spyOn(Server.prototype, "listen");
   const fetching = vi.spyOn(globalThis, "fetch");
   const captured = captureIo(ENV);
-  const started = performance.now();
   const code = await runCommand(argv, captured.io);
-  return { code, ms: performance.now() - started, ports: listening.mock.calls.length, requests: fetching.mock.calls.length, ...captured };
+  return { code, ports: listening.mock.calls.length, requests: fetching.mock.calls.length, ...captured };
 }
 afterEach(() => vi.restoreAllMocks());
 
@@ -47,15 +47,15 @@ describe("--help on every command", () => {
     expect(r.err()).toBe("");
     expect(r.ports).toBe(0);
     expect(r.requests).toBe(0);
-    expect(r.ms).toBeLessThan(500);
   });
 
   it("the command list names every command", () => {
     for (const command of COMMANDS) expect(USAGE).toContain(`  ${command.name} `);
   });
 
-  it("main.ts, in a process of its own, prints the same and writes nothing else", async () => {
-    const cardhold = (...args: string[]) => promisify(execFile)(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", ...args], { env: { ...process.env, ...ENV } });
+  it("the built bin, in a process of its own, prints the same and writes nothing else", async () => {
+    await ensureBuilt();
+    const cardhold = (...args: string[]) => promisify(execFile)(process.execPath, ["apps/cli/bin/cardhold.mjs", ...args], { env: { ...process.env, ...ENV } });
     const [list, dev] = await Promise.all([cardhold("--help"), cardhold("dev", "--help")]);
     expect(list).toEqual({ stdout: USAGE + "\n", stderr: "" });
     expect(dev).toEqual({ stdout: COMMANDS.find((c) => c.name === "dev")!.usage + "\n", stderr: "" });

@@ -1,0 +1,11 @@
+/** Apart from dev.ts, which loads the platform: `cardhold dev --help` and the other commands load none of it. */
+export const DEV_USAGE = `usage: cardhold dev
+  Runs every service in one process, on an embedded PostgreSQL under DATA_DIR, and prints the URL and a test key
+  of the default business. Ctrl-C stops it.
+
+  Settings (environment variables): PORT (8080), HOST (127.0.0.1), DATA_DIR (./.data), LOG_LEVEL (warn),
+  DEFAULT_WEBHOOK_URL (http://127.0.0.1:4000/webhook), OPERATOR_TOKEN (unset: no admin endpoints),
+  POSTGRES_SETTINGS (extra settings of the embedded PostgreSQL as a JSON object, e.g.
+  '{"shared_preload_libraries":"pg_stat_statements"}' to profile statements).
+  --help, -h                 print this help`;
+
