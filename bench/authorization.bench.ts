@@ -64,7 +64,8 @@ type Json = any;
 
 async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<Json> {
   const res = await request(base + path, {
-    method: method as "GET", dispatcher: agent,
+    method: method as "GET",
+    dispatcher: agent,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -76,15 +77,42 @@ async function api(base: string, key: string, method: string, path: string, body
 /** A customer, a card-account program and `count` active cards, each with its own funded account. */
 async function setUp(base: string, key: string, count: number): Promise<string[]> {
   const accounts = await waitFor(async () => (await api(base, key, "GET", "/accounts?filter=currency:NGN")) as Json[]);
-  await api(base, key, "POST", "/simulation/payments/pay-in", { accountNumber: accounts[0].depositChannels[0].accountNumber, amount: 1e12 });
-  const customer = await api(base, key, "POST", "/customers", {
-    name: "Bench Holder", reference: `bench-${Date.now()}`, type: "individual", verifications: ["tier-1"], metadata: {},
-    claims: { individualInformation: { firstName: "Bench", lastName: "Holder", email: "b@example.com", phoneNumber: "+2348000000000", dateOfBirth: "1990-01-01" } },
+  await api(base, key, "POST", "/simulation/payments/pay-in", {
+    accountNumber: accounts[0].depositChannels[0].accountNumber,
+    amount: 1e12,
   });
-  const program = await api(base, key, "POST", "/card-programs", { name: "Bench", network: "verve", type: "virtual", currency: "NGN", authorization: { fundingSourceType: "card-account" } });
+  const customer = await api(base, key, "POST", "/customers", {
+    name: "Bench Holder",
+    reference: `bench-${Date.now()}`,
+    type: "individual",
+    verifications: ["tier-1"],
+    metadata: {},
+    claims: {
+      individualInformation: {
+        firstName: "Bench",
+        lastName: "Holder",
+        email: "b@example.com",
+        phoneNumber: "+2348000000000",
+        dateOfBirth: "1990-01-01",
+      },
+    },
+  });
+  const program = await api(base, key, "POST", "/card-programs", {
+    name: "Bench",
+    network: "verve",
+    type: "virtual",
+    currency: "NGN",
+    authorization: { fundingSourceType: "card-account" },
+  });
   const cards: string[] = [];
   for (let i = 0; i < count; i++) {
-    const card = await api(base, key, "POST", "/cards", { program: program.id, customer: customer.id, reference: `bench-card-${i}`, amount: 1e10, debitSource: accounts[0].id });
+    const card = await api(base, key, "POST", "/cards", {
+      program: program.id,
+      customer: customer.id,
+      reference: `bench-card-${i}`,
+      amount: 1e10,
+      debitSource: accounts[0].id,
+    });
     const secrets = await api(base, key, "GET", `/cards/${card.id}/secrets`);
     await api(base, key, "POST", `/cards/${card.id}/activate`, { cvv: secrets.cvv, pin: "1234" });
     cards.push(card.id);
@@ -101,7 +129,8 @@ async function waitFor<T extends unknown[]>(read: () => Promise<T>, timeoutMs = 
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 /** A network's 4-second window plus the 250 ms the issue allows: an answer later than this is late. */
 const LATE_MS = 4_250;
@@ -127,24 +156,31 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const card = cards[i % cards.length]!;
-    sends.push((async () => {
-      const t0 = performance.now();
-      try {
-        const auth = await api(base, key, "POST", `/simulation/cards/${card}/request-authorization/capture`, { amount: 100, channel: "online" });
-        const total = performance.now() - t0;
-        if (total > LATE_MS) late++;
-        if (auth.status !== "approved") {
-          failed++;
-          notApproved.set(auth.statusReason ?? auth.status, (notApproved.get(auth.statusReason ?? auth.status) ?? 0) + 1);
+    sends.push(
+      (async () => {
+        const t0 = performance.now();
+        try {
+          const auth = await api(base, key, "POST", `/simulation/cards/${card}/request-authorization/capture`, {
+            amount: 100,
+            channel: "online",
+          });
+          const total = performance.now() - t0;
+          if (total > LATE_MS) late++;
+          if (auth.status !== "approved") {
+            failed++;
+            notApproved.set(
+              auth.statusReason ?? auth.status,
+              (notApproved.get(auth.statusReason ?? auth.status) ?? 0) + 1,
+            );
+          } else added.push(total - (receiverTime.get(auth.id) ?? 0));
+        } catch (error) {
+          // A refusal is an answer too: it counts as late like any other when it comes after the deadline.
+          if (performance.now() - t0 > LATE_MS) late++;
+          if (String(error).includes(": 503 ") && String(error).includes("platform-overloaded")) shed++;
+          else failed++;
         }
-        else added.push(total - (receiverTime.get(auth.id) ?? 0));
-      } catch (error) {
-        // A refusal is an answer too: it counts as late like any other when it comes after the deadline.
-        if (performance.now() - t0 > LATE_MS) late++;
-        if (String(error).includes(": 503 ") && String(error).includes("platform-overloaded")) shed++;
-        else failed++;
-      }
-    })());
+      })(),
+    );
   }
   await Promise.all(sends);
   const elapsed = (performance.now() - started) / 1000;
@@ -152,9 +188,15 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
   const cpuMsPerAuthorization = cpuPerOperation(cpuBefore, readCpu(cpuGroups), Math.max(1, added.length));
   const sorted = added.sort((a, b) => a - b);
   return {
-    offeredPerSecond: rate, requests: total, approved: added.length, failed, shed,
+    offeredPerSecond: rate,
+    requests: total,
+    approved: added.length,
+    failed,
+    shed,
     achievedPerSecond: Math.round(added.length / elapsed),
-    p50ms: Number(percentile(sorted, 0.5).toFixed(1)), p99ms: Number(percentile(sorted, 0.99).toFixed(1)), maxMs: Number((sorted.at(-1) ?? NaN).toFixed(1)),
+    p50ms: Number(percentile(sorted, 0.5).toFixed(1)),
+    p99ms: Number(percentile(sorted, 0.99).toFixed(1)),
+    maxMs: Number((sorted.at(-1) ?? NaN).toFixed(1)),
     cpuMsPerAuthorization,
     ...(notApproved.size > 0 && { notApproved: Object.fromEntries(notApproved) }),
     answeredAfterDeadlinePlus250ms: late,
@@ -176,10 +218,17 @@ async function printTimeline(url: string) {
   const db = new pg.Client({ connectionString: url });
   await db.connect();
   const stages = {
-    toDispatcher: "dispatched - created", toSend: "sent - dispatched", receiver: "answered - sent", backToEngine: "decided - answered",
+    toDispatcher: "dispatched - created",
+    toSend: "sent - dispatched",
+    receiver: "answered - sent",
+    backToEngine: "decided - answered",
   };
-  const columns = Object.entries(stages).flatMap(([name, span]) => [0.5, 0.99].map((p) =>
-    `round((percentile_cont(${p}) WITHIN GROUP (ORDER BY extract(epoch FROM ${span}) * 1000))::numeric, 1) AS "${name}_p${p * 100}"`));
+  const columns = Object.entries(stages).flatMap(([name, span]) =>
+    [0.5, 0.99].map(
+      (p) =>
+        `round((percentile_cont(${p}) WITHIN GROUP (ORDER BY extract(epoch FROM ${span}) * 1000))::numeric, 1) AS "${name}_p${p * 100}"`,
+    ),
+  );
   const { rows } = await db.query(`
     WITH t AS (
       SELECT a.created_at AS created, e.created_at AS dispatched, at.started_at AS sent,
@@ -203,7 +252,9 @@ async function printLedgerAudit(url: string) {
   const deadline = Date.now() + 10_000; // the last decisions and deliveries settle
   let undecided = Infinity;
   while (undecided > 0 && Date.now() < deadline) {
-    undecided = Number((await db.query("SELECT count(*) AS n FROM engine.authorizations WHERE status = 'pending'")).rows[0].n);
+    undecided = Number(
+      (await db.query("SELECT count(*) AS n FROM engine.authorizations WHERE status = 'pending'")).rows[0].n,
+    );
     if (undecided > 0) await new Promise((r) => setTimeout(r, 250));
   }
   console.log(JSON.stringify({ ledgerAudit: { undecided, problems: await ledgerProblems((text) => db.query(text)) } }));
@@ -218,7 +269,9 @@ const sharedPostgres = () => {
 const kafka = () => [pidFromFile("infra/kafka/kafka.pid")].filter((pid): pid is number => pid !== undefined);
 
 if (values.mode === "all-in-one") {
-  const profiling: Record<string, string> = values.statements ? { POSTGRES_SETTINGS: JSON.stringify({ shared_preload_libraries: "pg_stat_statements" }) } : {};
+  const profiling: Record<string, string> = values.statements
+    ? { POSTGRES_SETTINGS: JSON.stringify({ shared_preload_libraries: "pg_stat_statements" }) }
+    : {};
   const platform = await startBenchedAllInOne({ LOG_LEVEL: "error", DEFAULT_WEBHOOK_URL: receiverUrl, ...profiling });
   cpuGroups = { "all-in-one": () => [platform.child.pid!], postgres: platform.postgresPids };
   if (values.statements) statements = await statementStats(platform.databaseUrl());
@@ -228,10 +281,15 @@ if (values.mode === "all-in-one") {
   await platform.stop();
 } else {
   const database = await createScratchDatabase(process.env.DATABASE_URL!);
-  const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!, { DB_POOL_SIZE: "10", LOG_LEVEL: "error" });
+  const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!, {
+    DB_POOL_SIZE: "10",
+    LOG_LEVEL: "error",
+  });
   cpuGroups = Object.fromEntries([...platform.processes].map(([name, p]) => [name, () => [p.child.pid!]]));
   Object.assign(cpuGroups, { kafka, postgres: sharedPostgres });
-  const key = (await createBusiness(platform.gatewayUrl, platform.operatorToken, { name: "Bench", webhookUrl: receiverUrl })).testKey;
+  const key = (
+    await createBusiness(platform.gatewayUrl, platform.operatorToken, { name: "Bench", webhookUrl: receiverUrl })
+  ).testKey;
   await new Promise((r) => setTimeout(r, 3_000)); // the default webhook reaches the dispatcher
   await run(platform.gatewayUrl, key, "distributed");
   if (process.env.BENCH_TIMELINE) await printTimeline(database.url);

@@ -14,7 +14,10 @@ const CLIENT_ENV = { ...process.env, CARDHOLD_URL: "http://127.0.0.1:9", CARDHOL
 
 /** One call: wall and CPU seconds, the last line GNU time writes to stderr. */
 function timedCall(args: string[]): [number, number] {
-  const { stderr } = spawnSync("/usr/bin/time", ["-f", "%e %U %S", process.execPath, ...args], { encoding: "utf8", env: CLIENT_ENV });
+  const { stderr } = spawnSync("/usr/bin/time", ["-f", "%e %U %S", process.execPath, ...args], {
+    encoding: "utf8",
+    env: CLIENT_ENV,
+  });
   const [wall, user, system] = stderr.trim().split("\n").at(-1)!.split(" ").map(Number);
   return [wall!, user! + system!];
 }
@@ -26,7 +29,10 @@ function medianMs(values: number[]): number {
 const CASES: [label: string, args: string[]][] = [
   ["node -e 0 (Node's start)", ["-e", "0"]],
   ["cardhold --help", ["apps/cli/bin/cardhold.mjs", "--help"]],
-  ["--help through tsx from the sources (before the build step)", ["--import", "tsx", "apps/cli/src/main.ts", "--help"]],
+  [
+    "--help through tsx from the sources (before the build step)",
+    ["--import", "tsx", "apps/cli/src/main.ts", "--help"],
+  ],
   ["cardhold dev --help", ["apps/cli/bin/cardhold.mjs", "dev", "--help"]],
   ["cardhold simulate check (gateway down)", ["apps/cli/bin/cardhold.mjs", "simulate", "check", "--card", "c.bench"]],
   ["cardhold events tail (gateway down)", ["apps/cli/bin/cardhold.mjs", "events", "tail"]],

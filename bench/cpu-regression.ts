@@ -15,12 +15,31 @@ const baseline = JSON.parse(readFileSync(new URL("./cpu-baseline.json", import.m
 const { rate, seconds, cpuMsPerAuthorization: recorded } = baseline.allInOne;
 const output = execFileSync(
   process.execPath,
-  ["--import", "tsx", "bench/authorization.bench.ts", "--mode", "all-in-one", "--rates", String(rate), "--seconds", String(seconds)],
+  [
+    "--import",
+    "tsx",
+    "bench/authorization.bench.ts",
+    "--mode",
+    "all-in-one",
+    "--rates",
+    String(rate),
+    "--seconds",
+    String(seconds),
+  ],
   { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
 );
-const lines = output.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
-const result = lines.find((line) => "mode" in line) as { approved: number; failed: number; cpuMsPerAuthorization: { total: number } };
-const { ledgerAudit } = lines.find((line) => "ledgerAudit" in line) as { ledgerAudit: { undecided: number; problems: string[] } };
+const lines = output
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line) as Record<string, unknown>);
+const result = lines.find((line) => "mode" in line) as {
+  approved: number;
+  failed: number;
+  cpuMsPerAuthorization: { total: number };
+};
+const { ledgerAudit } = lines.find((line) => "ledgerAudit" in line) as {
+  ledgerAudit: { undecided: number; problems: string[] };
+};
 const measured = result.cpuMsPerAuthorization.total;
 const limit = recorded * TOLERANCE;
 process.stdout.write(
@@ -28,7 +47,9 @@ process.stdout.write(
     `${result.approved} approved, ${result.failed} failed; ${ledgerAudit.undecided} undecided, ${ledgerAudit.problems.length} ledger problems\n`,
 );
 if (ledgerAudit.undecided > 0 || ledgerAudit.problems.length > 0) {
-  process.stdout.write(`FAIL: ${ledgerAudit.undecided} authorizations undecided; ledger: ${ledgerAudit.problems.join("; ") || "exact"}\n`);
+  process.stdout.write(
+    `FAIL: ${ledgerAudit.undecided} authorizations undecided; ledger: ${ledgerAudit.problems.join("; ") || "exact"}\n`,
+  );
   process.exit(1);
 }
 if (result.failed > 0 || measured > limit) {

@@ -49,7 +49,9 @@ let lastAt = 0;
 type Publish = (batch: ReturnType<typeof eventMessage>[]) => Promise<void>;
 
 async function startReceiver(): Promise<{ child: ChildProcess; url: string }> {
-  const child = fork(fileURLToPath(new URL("./support/delivery-receiver.ts", import.meta.url)), { execArgv: ["--import", "tsx"] });
+  const child = fork(fileURLToPath(new URL("./support/delivery-receiver.ts", import.meta.url)), {
+    execArgv: ["--import", "tsx"],
+  });
   const url = await new Promise<string>((resolve) => child.once("message", (m: { url: string }) => resolve(m.url)));
   child.on("message", (m: { arrived?: [string, number][] }) => {
     for (const [id, at] of m.arrived ?? []) {
@@ -77,7 +79,9 @@ async function publishAll(events: ReturnType<typeof eventMessage>[], publish: Pu
     const before = readCpu(groups);
     measuredFrom = now();
     for (const e of events) publishedAt.set(e.eventId, measuredFrom);
-    await Promise.all(Array.from({ length: Math.ceil(events.length / 500) }, (_, i) => publish(events.slice(i * 500, (i + 1) * 500))));
+    await Promise.all(
+      Array.from({ length: Math.ceil(events.length / 500) }, (_, i) => publish(events.slice(i * 500, (i + 1) * 500))),
+    );
     return { before, from: measuredFrom, counted: events.length };
   }
   const started = now();
@@ -108,15 +112,31 @@ function report(mode: string, firstAt: number, cpu: Record<string, number>, stat
   const sorted = [...latencies].sort((a, b) => a - b);
   const pct = (p: number) => Number(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(1));
   const elapsed = (lastAt - firstAt) / 1000;
-  console.log(JSON.stringify({
-    mode, ...(steady ? { offeredPerSecond: rate, seconds } : { events: total }), delivered,
-    perSecond: steady ? undefined : Math.round(delivered / elapsed), p50ms: pct(0.5), p99ms: pct(0.99), maxMs: pct(1),
-    cpuMsPerDelivery: cpu, ...(statements && { statements }),
-  }));
+  console.log(
+    JSON.stringify({
+      mode,
+      ...(steady ? { offeredPerSecond: rate, seconds } : { events: total }),
+      delivered,
+      perSecond: steady ? undefined : Math.round(delivered / elapsed),
+      p50ms: pct(0.5),
+      p99ms: pct(0.99),
+      maxMs: pct(1),
+      cpuMsPerDelivery: cpu,
+      ...(statements && { statements }),
+    }),
+  );
 }
 
-async function run(mode: string, businessId: string, publish: Publish, groups: ProcessGroups, statements?: StatementStats) {
-  const events = Array.from({ length: total }, (_, i) => eventMessage(businessId, "card.transaction.created", { amount: -i }));
+async function run(
+  mode: string,
+  businessId: string,
+  publish: Publish,
+  groups: ProcessGroups,
+  statements?: StatementStats,
+) {
+  const events = Array.from({ length: total }, (_, i) =>
+    eventMessage(businessId, "card.transaction.created", { amount: -i }),
+  );
   await statements?.reset();
   const { before, from, counted } = await publishAll(events, publish, groups);
   await waitForAll();
@@ -127,15 +147,25 @@ async function run(mode: string, businessId: string, publish: Publish, groups: P
 const receiver = await startReceiver();
 if (process.env.BENCH_PROGRESS === "1") {
   const t0 = now();
-  setInterval(() => console.error(JSON.stringify({ t: Math.round(now() - t0), delivered, waiting: publishedAt.size })), 1_000).unref();
+  setInterval(
+    () => console.error(JSON.stringify({ t: Math.round(now() - t0), delivered, waiting: publishedAt.size })),
+    1_000,
+  ).unref();
 }
 
 if (values.mode === "all-in-one") {
   const postgresSettings = values.statements ? { shared_preload_libraries: "pg_stat_statements" } : undefined;
-  const platform = await startAllInOne({ port: 0, logLevel: "error", defaultWebhookUrl: receiver.url, postgresSettings });
+  const platform = await startAllInOne({
+    port: 0,
+    logLevel: "error",
+    defaultWebhookUrl: receiver.url,
+    postgresSettings,
+  });
   const statements = values.statements ? await statementStats(platform.db) : undefined;
   const { businessId } = platform.defaultBusiness;
-  while ((await platform.db.query("SELECT 1 FROM dispatcher.webhooks WHERE business_id = $1", [businessId])).rowCount === 0) {
+  while (
+    (await platform.db.query("SELECT 1 FROM dispatcher.webhooks WHERE business_id = $1", [businessId])).rowCount === 0
+  ) {
     await new Promise((r) => setTimeout(r, 50));
   }
   const self = process.pid;
@@ -143,13 +173,17 @@ if (values.mode === "all-in-one") {
     "all-in-one": () => [self],
     postgres: () => processTree(self).filter((pid) => pid !== self && pid !== receiver.child.pid),
   };
-  const publish: Publish = (batch) => platform.bus.publish(batch.map((e) => ({ topic: TOPICS.events, key: e.key, value: e.value, id: e.id })));
+  const publish: Publish = (batch) =>
+    platform.bus.publish(batch.map((e) => ({ topic: TOPICS.events, key: e.key, value: e.value, id: e.id })));
   await run("all-in-one", businessId, publish, groups, statements);
   await platform.stop();
 } else {
   const brokers = process.env.KAFKA_BROKERS!.split(",");
   const database = await createScratchDatabase(process.env.DATABASE_URL!);
-  const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!, { DB_POOL_SIZE: "10", LOG_LEVEL: "error" });
+  const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!, {
+    DB_POOL_SIZE: "10",
+    LOG_LEVEL: "error",
+  });
   const res = await fetch(`${platform.gatewayUrl}/admin/businesses`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-operator-token": platform.operatorToken },
@@ -165,7 +199,9 @@ if (values.mode === "all-in-one") {
   const producer = new Kafka({ clientId: "delivery-bench", brokers, logLevel: logLevel.NOTHING }).producer();
   await producer.connect();
   const postmaster = pidFromFile("/var/lib/postgresql/15/main/postmaster.pid");
-  const groups: ProcessGroups = Object.fromEntries([...platform.processes].map(([name, p]) => [name, () => [p.child.pid!]]));
+  const groups: ProcessGroups = Object.fromEntries(
+    [...platform.processes].map(([name, p]) => [name, () => [p.child.pid!]]),
+  );
   Object.assign(groups, {
     kafka: () => [pidFromFile("infra/kafka/kafka.pid")].filter((pid): pid is number => pid !== undefined),
     postgres: () => (postmaster ? processTree(postmaster) : []),

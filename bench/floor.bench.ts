@@ -83,12 +83,19 @@ async function kafkaHop(brokers: string): Promise<Hop> {
 /** The floor server: the hops of an authorization and nothing else. */
 async function runFloor() {
   const db: Db = createDb({ url: values.database!, poolSize: 8 });
-  await db.query("CREATE TABLE IF NOT EXISTS floor_requests (id text PRIMARY KEY, status text NOT NULL, body text NOT NULL)");
+  await db.query(
+    "CREATE TABLE IF NOT EXISTS floor_requests (id text PRIMARY KEY, status text NOT NULL, body text NOT NULL)",
+  );
   const hop = values.mode === "distributed" ? await kafkaHop(process.env.KAFKA_BROKERS!) : inProcessHop();
   const agent = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
   const waiting = new Map<string, ServerResponse>();
   await hop.onMessage("requests", async (id, body) => {
-    const answer = await request(values.receiver!, { method: "POST", body, headers: { "content-type": "application/json" }, dispatcher: agent });
+    const answer = await request(values.receiver!, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json" },
+      dispatcher: agent,
+    });
     await hop.send("answers", id, await answer.body.text());
   });
   await hop.onMessage("answers", async (id, body) => {
@@ -102,7 +109,9 @@ async function runFloor() {
     void (async () => {
       const body = await readBody(req);
       const id = `${process.pid}-${next++}`;
-      await db.tx((tx) => tx.query("INSERT INTO floor_requests (id, status, body) VALUES ($1, 'pending', $2)", [id, body]));
+      await db.tx((tx) =>
+        tx.query("INSERT INTO floor_requests (id, status, body) VALUES ($1, 'pending', $2)", [id, body]),
+      );
       waiting.set(id, res);
       await hop.send("requests", id, body);
     })();
@@ -114,7 +123,12 @@ async function runFloor() {
 async function runLoad() {
   const rate = Number(values.rate);
   const seconds = Number(values.seconds);
-  const receiver = createServer((req, res) => void readBody(req).then(() => res.writeHead(200, { "content-type": "application/json" }).end('{"action":"approve"}')));
+  const receiver = createServer(
+    (req, res) =>
+      void readBody(req).then(() =>
+        res.writeHead(200, { "content-type": "application/json" }).end('{"action":"approve"}'),
+      ),
+  );
   const receiverPort = await freePort();
   await new Promise<void>((resolve) => receiver.listen(receiverPort, "127.0.0.1", resolve));
   const scratch = mkdtempSync(join(tmpdir(), "cardhold-floor-"));
@@ -122,19 +136,38 @@ async function runLoad() {
   const embedded = values.mode === "all-in-one" ? await startEmbeddedPostgres({ dir: join(scratch, "pg") }) : undefined;
   const database = embedded?.url ?? process.env.DATABASE_URL!;
   const port = await freePort();
-  const floor = fork(new URL(import.meta.url).pathname, [
-    "--role", "floor", "--mode", values.mode, "--port", String(port), "--receiver", `http://127.0.0.1:${receiverPort}/`, "--database", database,
-  ], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const floor = fork(
+    new URL(import.meta.url).pathname,
+    [
+      "--role",
+      "floor",
+      "--mode",
+      values.mode,
+      "--port",
+      String(port),
+      "--receiver",
+      `http://127.0.0.1:${receiverPort}/`,
+      "--database",
+      database,
+    ],
+    { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] },
+  );
   await new Promise((resolve) => floor.once("message", resolve));
   const postgres = () => {
-    const pidFile = embedded ? join(scratch, "pg", "cluster", "postmaster.pid") : "/var/lib/postgresql/15/main/postmaster.pid";
+    const pidFile = embedded
+      ? join(scratch, "pg", "cluster", "postmaster.pid")
+      : "/var/lib/postgresql/15/main/postmaster.pid";
     const postmaster = pidFromFile(pidFile);
     return postmaster ? processTree(postmaster) : [];
   };
   const groups: ProcessGroups = { floor: () => [floor.pid!], postgres };
-  if (values.mode === "distributed") groups.kafka = () => [pidFromFile("infra/kafka/kafka.pid")].filter((p): p is number => p !== undefined);
+  if (values.mode === "distributed")
+    groups.kafka = () => [pidFromFile("infra/kafka/kafka.pid")].filter((p): p is number => p !== undefined);
   const agent = new Agent({ connections: 256 });
-  const send = () => request(`http://127.0.0.1:${port}/`, { method: "POST", body: '{"amount":100}', dispatcher: agent }).then((r) => r.body.text());
+  const send = () =>
+    request(`http://127.0.0.1:${port}/`, { method: "POST", body: '{"amount":100}', dispatcher: agent }).then((r) =>
+      r.body.text(),
+    );
   for (let i = 0; i < 50; i++) await send(); // warm-up: connections, JIT, plans
   const before = readCpu(groups);
   const latencies: number[] = [];
@@ -149,8 +182,18 @@ async function runLoad() {
   await Promise.all(sends);
   const cpu = cpuPerOperation(before, readCpu(groups), latencies.length);
   latencies.sort((a, b) => a - b);
-  const at = (p: number) => Number(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1));
-  console.log(JSON.stringify({ floor: values.mode, rate, requests: latencies.length, p50ms: at(0.5), p99ms: at(0.99), cpuMsPerRequest: cpu }));
+  const at = (p: number) =>
+    Number(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1));
+  console.log(
+    JSON.stringify({
+      floor: values.mode,
+      rate,
+      requests: latencies.length,
+      p50ms: at(0.5),
+      p99ms: at(0.99),
+      cpuMsPerRequest: cpu,
+    }),
+  );
   floor.kill("SIGKILL");
   receiver.close();
   await agent.close();

@@ -49,10 +49,15 @@ async function distributed(): Promise<BenchedPlatform> {
     headers: { "content-type": "application/json", "x-operator-token": platform.operatorToken },
     body: JSON.stringify({ name: "Bench", webhookUrl: "http://127.0.0.1:4999/hook" }),
   });
-  const { business, testKey } = ((await created.json()) as { data: { business: { id: string }; testKey: string } }).data;
+  const { business, testKey } = ((await created.json()) as { data: { business: { id: string }; testKey: string } })
+    .data;
   return {
-    gatewayUrl: platform.gatewayUrl, databaseUrl: database.url, servicePort: platform.ports["customer-service"],
-    internalToken: platform.env.INTERNAL_TOKEN!, business, testKey,
+    gatewayUrl: platform.gatewayUrl,
+    databaseUrl: database.url,
+    servicePort: platform.ports["customer-service"],
+    internalToken: platform.env.INTERNAL_TOKEN!,
+    business,
+    testKey,
     stop: async () => {
       await platform.stop();
       await database.drop();
@@ -67,7 +72,13 @@ async function allInOne(): Promise<BenchedPlatform> {
   await client.connect();
   const { rows } = await client.query<{ business_id: string }>("SELECT business_id FROM gateway.api_keys LIMIT 1");
   await client.end();
-  return { gatewayUrl: platform.url, databaseUrl: platform.databaseUrl(), business: { id: rows[0]!.business_id }, testKey: platform.testKey, stop: platform.stop };
+  return {
+    gatewayUrl: platform.url,
+    databaseUrl: platform.databaseUrl(),
+    business: { id: rows[0]!.business_id },
+    testKey: platform.testKey,
+    stop: platform.stop,
+  };
 }
 
 const platform = args.mode === "all-in-one" ? await allInOne() : await distributed();
@@ -110,11 +121,14 @@ function get(url: string, headers: Record<string, string>): Promise<number> {
     request(url, { agent, headers }, (res) => {
       res.resume();
       res.on("end", () => resolve(res.statusCode ?? 0));
-    }).on("error", reject).end();
+    })
+      .on("error", reject)
+      .end();
   });
 }
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
 for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only || n.startsWith(args.only))) {
   const search = new URLSearchParams(params).toString().replace(/=(&|$)/g, "$1");
@@ -127,8 +141,11 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
   }
   // The same request straight to customer-service with the headers the gateway adds: what the gateway itself costs.
   const serviceHeaders = {
-    [INTERNAL_HEADERS.token]: platform.internalToken ?? "", [INTERNAL_HEADERS.businessId]: business.id,
-    [INTERNAL_HEADERS.mode]: "test", [INTERNAL_HEADERS.keyId]: "bench", [INTERNAL_HEADERS.requestId]: "req.bench",
+    [INTERNAL_HEADERS.token]: platform.internalToken ?? "",
+    [INTERNAL_HEADERS.businessId]: business.id,
+    [INTERNAL_HEADERS.mode]: "test",
+    [INTERNAL_HEADERS.keyId]: "bench",
+    [INTERNAL_HEADERS.requestId]: "req.bench",
     [INTERNAL_HEADERS.receivedAt]: "0",
   };
   const service: number[] = [];
@@ -151,13 +168,21 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
   const g50 = percentile(gateway, 0.5);
   const d50 = percentile(direct, 0.5);
   const s50 = service.length > 0 ? percentile(service, 0.5) : undefined;
-  console.log(JSON.stringify({
-    query: name, mode: args.mode, params, runs: RUNS,
-    gatewayP50ms: +g50.toFixed(2), gatewayP99ms: +percentile(gateway, 0.99).toFixed(2),
-    serviceP50ms: s50 && +s50.toFixed(2), gatewayFixedCostP50ms: s50 && +(g50 - s50).toFixed(2),
-    directSqlP50ms: +d50.toFixed(2), directSqlP99ms: +percentile(direct, 0.99).toFixed(2),
-    ratioP50: +(g50 / d50).toFixed(2),
-  }));
+  console.log(
+    JSON.stringify({
+      query: name,
+      mode: args.mode,
+      params,
+      runs: RUNS,
+      gatewayP50ms: +g50.toFixed(2),
+      gatewayP99ms: +percentile(gateway, 0.99).toFixed(2),
+      serviceP50ms: s50 && +s50.toFixed(2),
+      gatewayFixedCostP50ms: s50 && +(g50 - s50).toFixed(2),
+      directSqlP50ms: +d50.toFixed(2),
+      directSqlP99ms: +percentile(direct, 0.99).toFixed(2),
+      ratioP50: +(g50 / d50).toFixed(2),
+    }),
+  );
   for (const sql of [list, count].filter((s): s is { text: string; values: unknown[] } => Boolean(s))) {
     const plan = await db.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql.text}`, sql.values);
     console.log(`--- plan: ${name}\n${plan.rows.map((r) => r["QUERY PLAN"]).join("\n")}`);

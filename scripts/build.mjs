@@ -4,7 +4,14 @@
 import { build } from "esbuild";
 import { rm } from "node:fs/promises";
 
-const SERVICES = ["api-gateway", "customer-service", "bill-service", "webhook-registry", "authorization-engine", "event-dispatcher"];
+const SERVICES = [
+  "api-gateway",
+  "customer-service",
+  "bill-service",
+  "webhook-registry",
+  "authorization-engine",
+  "event-dispatcher",
+];
 
 const TARGETS = [
   { entry: "apps/cli/src/main.ts", outdir: "apps/cli/dist" },

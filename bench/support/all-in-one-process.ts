@@ -3,7 +3,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { privateDirectory } from "@cardhold/db";
-import { embeddedDatabaseUrl, postmasterPid, startAllInOneProcess, type AllInOneProcess } from "../../test/support/all-in-one-process";
+import {
+  embeddedDatabaseUrl,
+  postmasterPid,
+  startAllInOneProcess,
+  type AllInOneProcess,
+} from "../../test/support/all-in-one-process";
 import { freePort } from "../../test/integration/support/service-processes";
 import { processTree } from "./process-cpu";
 
@@ -27,7 +32,13 @@ export async function startBenchedAllInOne(env: Record<string, string>): Promise
   // Node and V8 flags to try on the platform process only (BENCH_NODE_ARGS="--single-threaded-gc"): how the GC and
   // flags were compared in bench/README.md.
   const extra = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const platform = await startAllInOneProcess({ dataDir, port: await freePort(), env, nodeArgs: [...profile, ...extra], readyTimeoutMs: 120_000 });
+  const platform = await startAllInOneProcess({
+    dataDir,
+    port: await freePort(),
+    env,
+    nodeArgs: [...profile, ...extra],
+    readyTimeoutMs: 120_000,
+  });
   return {
     ...platform,
     databaseUrl: () => embeddedDatabaseUrl(dataDir),

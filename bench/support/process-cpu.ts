@@ -36,7 +36,7 @@ function allStats(): ProcStat[] {
 export function processTree(root: number): number[] {
   const stats = allStats();
   const tree = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const s of stats) {
       if (tree.has(s.ppid) && !tree.has(s.pid)) {

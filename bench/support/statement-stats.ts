@@ -28,7 +28,9 @@ export async function statementStats(server: string | Queryable): Promise<Statem
     },
     async report(operations) {
       const per = (n: number) => Number((n / operations).toFixed(2));
-      const { rows: [all] } = await db.query<{ calls: number; exec_ms: number; wal: number }>(
+      const {
+        rows: [all],
+      } = await db.query<{ calls: number; exec_ms: number; wal: number }>(
         `SELECT sum(calls)::float8 AS calls, sum(total_exec_time)::float8 AS exec_ms, sum(wal_records)::float8 AS wal
            FROM pg_stat_statements WHERE ${OURS}`,
       );
@@ -41,7 +43,12 @@ export async function statementStats(server: string | Queryable): Promise<Statem
         statementsPerOperation: per(all!.calls),
         execMsPerOperation: per(all!.exec_ms),
         walRecordsPerOperation: per(all!.wal),
-        heaviest: top.map((r) => ({ perOperation: per(r.calls), msPerCall: Number((r.exec_ms / r.calls).toFixed(3)), walRecordsPerOperation: per(r.wal), text: r.text })),
+        heaviest: top.map((r) => ({
+          perOperation: per(r.calls),
+          msPerCall: Number((r.exec_ms / r.calls).toFixed(3)),
+          walRecordsPerOperation: per(r.wal),
+          text: r.text,
+        })),
       };
     },
     close: async () => void (await own?.end()),

@@ -3,7 +3,14 @@ import type { WalletProcess } from "./wallet-process";
 import { apiClient } from "../support/api-client";
 import { LATE_ANSWER_MS, type Incident, type LoadStats } from "../support/crash-load";
 import { ledgerProblems } from "../support/ledger-invariants";
-import { countByStatus, missingFinalEvents, paymentMoneyProblems, stillBusy, type Query, type ReceivedEnvelope } from "../support/platform-audit";
+import {
+  countByStatus,
+  missingFinalEvents,
+  paymentMoneyProblems,
+  stillBusy,
+  type Query,
+  type ReceivedEnvelope,
+} from "../support/platform-audit";
 import { windowsOf, type FaultWindow } from "./schedule";
 
 /** How long after the load the platform may take to settle (retries, claims of killed dispatchers, slow billers). */
@@ -57,9 +64,13 @@ export async function auditAfterRun(opts: AuditOptions): Promise<Audit> {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
     const quietAfterMs = Date.now() - quietSince;
-    opts.log(`settled after ${Math.round(quietAfterMs / 1_000)} s${busy.length || missing.length ? " (not quite: see the checks)" : ""}`);
+    opts.log(
+      `settled after ${Math.round(quietAfterMs / 1_000)} s${busy.length || missing.length ? " (not quite: see the checks)" : ""}`,
+    );
     const envelopes = opts.received().map((e) => e.metadata?.event);
-    const { rows: reasons } = await db.query("SELECT COALESCE(status_reason, decline_reason, '-') AS reason, count(*)::int AS n FROM engine.authorizations WHERE status = 'declined' GROUP BY 1 ORDER BY 2 DESC");
+    const { rows: reasons } = await db.query(
+      "SELECT COALESCE(status_reason, decline_reason, '-') AS reason, count(*)::int AS n FROM engine.authorizations WHERE status = 'declined' GROUP BY 1 ORDER BY 2 DESC",
+    );
     return {
       quietAfterMs,
       stillBusy: busy,
@@ -93,7 +104,10 @@ async function decisionTimes(query: Query): Promise<Decision[]> {
     SELECT q.answer_by, COALESCE(q.next_at, a.updated_at) AS decided_at
       FROM q LEFT JOIN engine.authorizations a ON a.id = q.authorization_id AND a.type = 'check'
      WHERE q.answer_by IS NOT NULL`);
-  return rows.map((r) => ({ answerBy: (r.answer_by as Date).getTime(), decidedAt: r.decided_at ? (r.decided_at as Date).getTime() : Infinity }));
+  return rows.map((r) => ({
+    answerBy: (r.answer_by as Date).getTime(),
+    decidedAt: r.decided_at ? (r.decided_at as Date).getTime() : Infinity,
+  }));
 }
 
 /**
@@ -116,11 +130,20 @@ async function reversalCredits(query: Query): Promise<Map<string, number>> {
  * the settlement account are counted back, and nothing locked or held.
  */
 async function walletMismatches(opts: AuditOptions, reversed: Map<string, number>): Promise<string[]> {
-  const call = apiClient(() => opts.gatewayUrl, () => opts.key);
+  const call = apiClient(
+    () => opts.gatewayUrl,
+    () => opts.key,
+  );
   const problems: string[] = [];
   for (const [card, walletId] of opts.walletOf) {
-    const balance = (await call("GET", `/cards/${card}/funding-source/balance`)).body.data as { available: number; held: number };
-    const wallet = (await (await fetch(`${opts.wallets.url}/wallets/${walletId}`)).json()) as { available: number; locked: number };
+    const balance = (await call("GET", `/cards/${card}/funding-source/balance`)).body.data as {
+      available: number;
+      held: number;
+    };
+    const wallet = (await (await fetch(`${opts.wallets.url}/wallets/${walletId}`)).json()) as {
+      available: number;
+      locked: number;
+    };
     const credited = reversed.get(card) ?? 0;
     if (wallet.available !== balance.available + credited || wallet.locked !== 0 || balance.held !== 0) {
       problems.push(
@@ -134,7 +157,11 @@ async function walletMismatches(opts: AuditOptions, reversed: Map<string, number
 
 /** Per authorization of a card: what the wallet debited against what the platform took from the card's account. */
 async function authorizationMismatches(opts: AuditOptions, card: string): Promise<string[]> {
-  const liens = ((await (await fetch(`${opts.wallets.url}/liens?card=${card}`)).json()) as { data: Array<{ authorization: string; debited: number; locked: number }> }).data;
+  const liens = (
+    (await (await fetch(`${opts.wallets.url}/liens?card=${card}`)).json()) as {
+      data: Array<{ authorization: string; debited: number; locked: number }>;
+    }
+  ).data;
   const db = new pg.Client({ connectionString: opts.databaseUrl });
   await db.connect();
   try {
@@ -149,7 +176,10 @@ async function authorizationMismatches(opts: AuditOptions, card: string): Promis
     return rows
       .filter((r) => Number(r.taken) - Number(r.to_settlement) !== (debitedByWallet.get(r.id) ?? 0))
       .slice(0, 8)
-      .map((r) => `${r.id} ${r.type} ${r.status} (${r.decision_type}/${r.status_reason}) ${r.amount}+${r.fees}: platform took ${r.taken}, credited settlement ${r.to_settlement}; wallet debited ${debitedByWallet.get(r.id) ?? "nothing"}`);
+      .map(
+        (r) =>
+          `${r.id} ${r.type} ${r.status} (${r.decision_type}/${r.status_reason}) ${r.amount}+${r.fees}: platform took ${r.taken}, credited settlement ${r.to_settlement}; wallet debited ${debitedByWallet.get(r.id) ?? "nothing"}`,
+      );
   } finally {
     await db.end();
   }
@@ -171,11 +201,19 @@ const CARD_OPERATIONS = new Set(["capture", "update", "reverse", "check"]);
 const isDatabaseOutage = (w: FaultWindow | undefined) => Boolean(w?.what.startsWith("PostgreSQL"));
 
 const countBy = <T>(items: T[], key: (item: T) => string) =>
-  items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [key(item)]: (counts[key(item)] ?? 0) + 1 }), {});
+  items.reduce<Record<string, number>>(
+    (counts, item) => ({ ...counts, [key(item)]: (counts[key(item)] ?? 0) + 1 }),
+    {},
+  );
 
 /** How many late answers came within 100 ms of the limit, within 250 ms, within 750 ms, and later. */
 function lateness(late: Incident[]): string {
-  const buckets: Array<[string, number]> = [["≤ +100 ms", 100], ["≤ +250 ms", 250], ["≤ +750 ms", 750], ["later", Infinity]];
+  const buckets: Array<[string, number]> = [
+    ["≤ +100 ms", 100],
+    ["≤ +250 ms", 250],
+    ["≤ +750 ms", 750],
+    ["later", Infinity],
+  ];
   const counts = buckets.map(([label, within]) => [label, 0, within] as [string, number, number]);
   for (const i of late) counts.find(([, , within]) => i.ms - LATE_ANSWER_MS <= within)![1]++;
   return counts.map(([label, n]) => `${label} ${n}`).join(", ");
@@ -193,9 +231,16 @@ export function printReport(input: ReportInput): boolean {
   // Load shedding (503 platform-overloaded) is the engine's answer in time when it cannot ask the receiver in time:
   // counted on its own, not as a failure.
   const shed = stats.incidents.filter((i) => i.code === "platform-overloaded");
-  const failures = stats.incidents.filter((i) => i.outcome !== "timed-out" && i.code !== "platform-overloaded" && (typeof i.outcome !== "number" || i.outcome >= 500));
+  const failures = stats.incidents.filter(
+    (i) =>
+      i.outcome !== "timed-out" &&
+      i.code !== "platform-overloaded" &&
+      (typeof i.outcome !== "number" || i.outcome >= 500),
+  );
   // A card network's request (a bill payment is not one: it answers 202 once it has waited 8 s for the biller).
-  const late = stats.incidents.filter((i) => CARD_OPERATIONS.has(i.op) && typeof i.outcome === "number" && i.outcome < 500 && i.ms > LATE_ANSWER_MS);
+  const late = stats.incidents.filter(
+    (i) => CARD_OPERATIONS.has(i.op) && typeof i.outcome === "number" && i.outcome < 500 && i.ms > LATE_ANSWER_MS,
+  );
   const describe = (list: Incident[]) => {
     const counts = new Map<string, number>();
     for (const i of list) {
@@ -210,7 +255,12 @@ export function printReport(input: ReportInput): boolean {
   // The platform's side of the same promise: decisions made later than deadline + 250 ms, by the engine's clock.
   const decidedLate = audit.decisions.filter((d) => d.decidedAt - d.answerBy > LATE_ANSWER_MS - 4_000);
   const decisionWindow = (d: Decision) => {
-    const overlapped = windowsOf(windows, d.answerBy - 4_000 - input.startedAt, Math.min(d.decidedAt, d.answerBy + 60_000) - input.startedAt, GRACE_MS);
+    const overlapped = windowsOf(
+      windows,
+      d.answerBy - 4_000 - input.startedAt,
+      Math.min(d.decidedAt, d.answerBy + 60_000) - input.startedAt,
+      GRACE_MS,
+    );
     return overlapped.find(isDatabaseOutage) ?? overlapped[0];
   };
   const decidedLateByWindow = new Map<string, number>();
@@ -225,10 +275,16 @@ export function printReport(input: ReportInput): boolean {
     "",
     "| fault | from | ready again | 5xx or cut off (shedding apart) | decided after deadline + 250 ms | answered after deadline + 250 ms |",
     "|---|---|---|---|---|---|",
-    ...[...windows.sort((a, b) => a.fromMs - b.fromMs).map((w) => [w.what, `${(w.fromMs / 1_000).toFixed(1)} s`, `${(w.toMs / 1_000).toFixed(1)} s`]),
-      ["outside every fault", "", ""]].map(([what, from, to]) =>
-      `| ${what === "outside every fault" ? `(outside every fault, ${GRACE_MS / 1_000} s grace after each)` : what} | ${from} | ${to} | ` +
-      `${failuresByWindow.get(what!) ?? 0} | ${decidedLateByWindow.get(what!) ?? 0} | ${lateByWindow.get(what!) ?? 0} |`),
+    ...[
+      ...windows
+        .sort((a, b) => a.fromMs - b.fromMs)
+        .map((w) => [w.what, `${(w.fromMs / 1_000).toFixed(1)} s`, `${(w.toMs / 1_000).toFixed(1)} s`]),
+      ["outside every fault", "", ""],
+    ].map(
+      ([what, from, to]) =>
+        `| ${what === "outside every fault" ? `(outside every fault, ${GRACE_MS / 1_000} s grace after each)` : what} | ${from} | ${to} | ` +
+        `${failuresByWindow.get(what!) ?? 0} | ${decidedLateByWindow.get(what!) ?? 0} | ${lateByWindow.get(what!) ?? 0} |`,
+    ),
     "",
     `refused at once by load shedding (503 platform-overloaded): ${shed.length}, ${[...describe(shed)].map(([what, n]) => `${n} in "${what}"`).join(", ") || "none"}`,
     `requests: ${stats.sent} sent, ${stats.answered} answered, ${stats.cutOff} cut off, ${stats.timedOut} timed out (30 s)`,
@@ -239,7 +295,14 @@ export function printReport(input: ReportInput): boolean {
     `decisions asked of a receiver: ${audit.decisions.length}, decided after deadline + 250 ms: ${decidedLate.length}` +
       ` (by the second of their deadline: ${JSON.stringify(countBy(decidedLate, (d) => String(Math.floor((d.answerBy - input.startedAt) / 1_000))))})`,
     `late card answers by how late: ${lateness(late)}`,
-    `late card answers by fault and decision: ${JSON.stringify(countBy(late, (i) => `${windowFor(i)?.what ?? "outside every fault"}: ${i.op} ${i.decided ?? i.code ?? i.outcome}`), null, 1)}`,
+    `late card answers by fault and decision: ${JSON.stringify(
+      countBy(
+        late,
+        (i) => `${windowFor(i)?.what ?? "outside every fault"}: ${i.op} ${i.decided ?? i.code ?? i.outcome}`,
+      ),
+      null,
+      1,
+    )}`,
     `settled ${Math.round(audit.quietAfterMs / 1_000)} s after the load stopped`,
     "",
   ];
@@ -249,11 +312,31 @@ export function printReport(input: ReportInput): boolean {
     ["the ledger: every movement balanced, the books sum to zero, no hold left open", audit.ledger, "must"],
     ["every bill payment debited exactly once (or refunded)", audit.payments, "must"],
     ["each wallet's balance equals its card account", audit.wallets, "must"],
-    ["no 5xx, cut-off or unanswered request outside the faults", failuresByWindow.has("outside every fault") ? [`${failuresByWindow.get("outside every fault")} outside: ${JSON.stringify(failures.filter((i) => !windowFor(i)).slice(0, 10))}`] : [], "must"],
-    ["no decision later than deadline + 250 ms outside the database outage", decidedLateOutsideDatabase.length > 0
-      ? [`${decidedLateOutsideDatabase.length} late: ${JSON.stringify(decidedLateOutsideDatabase.slice(0, 10).map((d) => ({ ...d, lateMs: d.decidedAt - d.answerBy, atS: (d.answerBy - input.startedAt) / 1_000 })))}`]
-      : [], input.lateAnswersFail ? "must" : "report"],
-    ["no answer later than deadline + 250 ms outside the database outage", lateOutsideDatabase.length > 0 ? [`${lateOutsideDatabase.length} late: ${JSON.stringify(lateOutsideDatabase.slice(0, 10))}`] : [], input.lateAnswersFail ? "must" : "report"],
+    [
+      "no 5xx, cut-off or unanswered request outside the faults",
+      failuresByWindow.has("outside every fault")
+        ? [
+            `${failuresByWindow.get("outside every fault")} outside: ${JSON.stringify(failures.filter((i) => !windowFor(i)).slice(0, 10))}`,
+          ]
+        : [],
+      "must",
+    ],
+    [
+      "no decision later than deadline + 250 ms outside the database outage",
+      decidedLateOutsideDatabase.length > 0
+        ? [
+            `${decidedLateOutsideDatabase.length} late: ${JSON.stringify(decidedLateOutsideDatabase.slice(0, 10).map((d) => ({ ...d, lateMs: d.decidedAt - d.answerBy, atS: (d.answerBy - input.startedAt) / 1_000 })))}`,
+          ]
+        : [],
+      input.lateAnswersFail ? "must" : "report",
+    ],
+    [
+      "no answer later than deadline + 250 ms outside the database outage",
+      lateOutsideDatabase.length > 0
+        ? [`${lateOutsideDatabase.length} late: ${JSON.stringify(lateOutsideDatabase.slice(0, 10))}`]
+        : [],
+      input.lateAnswersFail ? "must" : "report",
+    ],
     ["no request without any answer after 30 s", stats.timedOut > 0 ? [`${stats.timedOut} timed out`] : [], "must"],
   ];
   for (const [name, problems, kind] of checks) {

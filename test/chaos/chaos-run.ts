@@ -49,7 +49,8 @@ const seconds = Number(values.seconds);
 const rate = Number(values.rate);
 const seed = Number(values.seed);
 const schedule = values["no-faults"] ? [] : chaosSchedule(seconds);
-if (values["late-answers"] !== "fail" && values["late-answers"] !== "report") throw new Error(`--late-answers is fail or report, not ${values["late-answers"]}`);
+if (values["late-answers"] !== "fail" && values["late-answers"] !== "report")
+  throw new Error(`--late-answers is fail or report, not ${values["late-answers"]}`);
 /** Load after the last fault is over, so the report shows the platform back to normal. */
 const CALM_AFTER_FAULTS_MS = 5_000;
 const log = (line: string) => process.stdout.write(`[chaos ${new Date().toISOString().slice(11, 23)}] ${line}\n`);
@@ -60,7 +61,8 @@ log(`seed ${seed}, ${seconds} s at ${rate}/s, in ${runDir}`);
 /** Undone in reverse order however the run ends, so a failed run leaves no process behind. */
 const cleanups: Array<() => Promise<unknown>> = [];
 const cleanUp = async () => {
-  for (const undo of cleanups.reverse()) await undo().catch((error: unknown) => log(`clean-up: ${(error as Error).message}`));
+  for (const undo of cleanups.reverse())
+    await undo().catch((error: unknown) => log(`clean-up: ${(error as Error).message}`));
   if (values.keep) log(`kept ${runDir}`);
   else rmSync(runDir, { recursive: true, force: true });
 };
@@ -100,13 +102,28 @@ async function run(): Promise<boolean> {
 
   // Retries compressed so the run settles in minutes: a notification that failed is tried again after 2, 5, then
   // every 10 s; a delivery a killed dispatcher held is claimable again after 10 s.
-  const platform = await startScaledPlatform(postgres.url, kafka.brokers, { DISPATCHER_RETRY_DELAYS_MS: "2000,5000,10000", DISPATCHER_CLAIM_MS: "10000" });
+  const platform = await startScaledPlatform(postgres.url, kafka.brokers, {
+    DISPATCHER_RETRY_DELAYS_MS: "2000,5000,10000",
+    DISPATCHER_CLAIM_MS: "10000",
+  });
   cleanups.push(() => platform.stop());
   log(`platform up: ${platform.instanceIds.join(", ")}; gateways at ${platform.gatewayUrl}`);
-  const setup = await setUpWallets({ gatewayUrl: platform.gatewayUrl, operatorToken: platform.operatorToken, wallets, walletWebhookUrl: walletSide.url, paymentsUrl: payments.url, databaseUrl: postgres.url, signingKey });
+  const setup = await setUpWallets({
+    gatewayUrl: platform.gatewayUrl,
+    operatorToken: platform.operatorToken,
+    wallets,
+    walletWebhookUrl: walletSide.url,
+    paymentsUrl: payments.url,
+    databaseUrl: postgres.url,
+    signingKey,
+  });
   log(`business, ${setup.cards.length} cards and wallets set up`);
 
-  const request = httpJson(() => platform.gatewayUrl, () => setup.key, 30_000);
+  const request = httpJson(
+    () => platform.gatewayUrl,
+    () => setup.key,
+    30_000,
+  );
   const windows: FaultWindow[] = [];
   const began = Date.now();
   const cpuGroups: ProcessGroups = {
@@ -122,14 +139,28 @@ async function run(): Promise<boolean> {
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const since = () => Date.now() - began;
-  const load = startPacedLoad({ request, random: seededRandom(seed), cards: setup.cards, customer: setup.customer, approved: [], label: `chaos-${seed}`, maxBillsInFlight: 20 }, rate);
+  const load = startPacedLoad(
+    {
+      request,
+      random: seededRandom(seed),
+      cards: setup.cards,
+      customer: setup.customer,
+      approved: [],
+      label: `chaos-${seed}`,
+      maxBillsInFlight: 20,
+    },
+    rate,
+  );
 
   /** Every 5 s: how the wallet receiver answered meanwhile, so a slow receiver shows apart from the platform. */
   let answersSeen = 0;
   const receiverProbe = setInterval(() => {
     const recent = walletSide.answerTimes.slice(answersSeen).sort((a, b) => a - b);
     answersSeen += recent.length;
-    if (recent.length) log(`wallet receiver: ${recent.length} answers, p50 ${recent[Math.floor(recent.length / 2)]!.toFixed(1)} ms, max ${recent.at(-1)!.toFixed(1)} ms`);
+    if (recent.length)
+      log(
+        `wallet receiver: ${recent.length} answers, p50 ${recent[Math.floor(recent.length / 2)]!.toFixed(1)} ms, max ${recent.at(-1)!.toFixed(1)} ms`,
+      );
   }, 5_000);
   cleanups.push(async () => clearInterval(receiverProbe));
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -139,7 +170,9 @@ async function run(): Promise<boolean> {
   const serviceOf = (instance: string) => instance.replace(/-\d+$/, "");
 
   async function killAndRestart(instance: string, restartAfterMs: number): Promise<void> {
-    await Promise.all([...restarting].filter(([id]) => serviceOf(id) === serviceOf(instance)).map(([, ready]) => ready));
+    await Promise.all(
+      [...restarting].filter(([id]) => serviceOf(id) === serviceOf(instance)).map(([, ready]) => ready),
+    );
     const fromMs = since();
     await platform.kill(instance);
     const ready = (async () => {
@@ -168,15 +201,27 @@ async function run(): Promise<boolean> {
         await postgres.killHard();
         await sleep(fault.downForMs);
         await postgres.start();
-        windows.push({ what: `PostgreSQL SIGKILLed, started again ${fault.downForMs / 1_000} s later`, fromMs, toMs: since() });
+        windows.push({
+          what: `PostgreSQL SIGKILLed, started again ${fault.downForMs / 1_000} s later`,
+          fromMs,
+          toMs: since(),
+        });
         return;
       case "receiver-stall":
         walletSide.pause(fault.forMs);
-        windows.push({ what: `wallet receiver answers nothing for ${fault.forMs / 1_000} s`, fromMs, toMs: fromMs + fault.forMs });
+        windows.push({
+          what: `wallet receiver answers nothing for ${fault.forMs / 1_000} s`,
+          fromMs,
+          toMs: fromMs + fault.forMs,
+        });
         return;
       case "receiver-errors":
         paymentsFailUntil = Date.now() + fault.forMs;
-        windows.push({ what: `payments receiver answers 500 for ${fault.forMs / 1_000} s`, fromMs, toMs: fromMs + fault.forMs });
+        windows.push({
+          what: `payments receiver answers 500 for ${fault.forMs / 1_000} s`,
+          fromMs,
+          toMs: fromMs + fault.forMs,
+        });
     }
   }
 
@@ -198,9 +243,15 @@ async function run(): Promise<boolean> {
   const ownCpu = process.cpuUsage(ownCpuBefore);
   loopDelay.disable();
   const delayMs = (q: number) => (loopDelay.percentile(q) / 1e6).toFixed(0);
-  log(`this run's event loop (it adds to the answer times it measures): delay p99 ${delayMs(99)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`);
-  const cpuPerSecond = Object.entries(cpuAfter).map(([name, ms]) => `${name} ${Math.round(Math.max(0, ms - (cpuBefore[name] ?? 0)) / loadSeconds)}`);
-  cpuPerSecond.push(`this run (load, balancers, payments receiver) ${Math.round((ownCpu.user + ownCpu.system) / 1_000 / loadSeconds)}`);
+  log(
+    `this run's event loop (it adds to the answer times it measures): delay p99 ${delayMs(99)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`,
+  );
+  const cpuPerSecond = Object.entries(cpuAfter).map(
+    ([name, ms]) => `${name} ${Math.round(Math.max(0, ms - (cpuBefore[name] ?? 0)) / loadSeconds)}`,
+  );
+  cpuPerSecond.push(
+    `this run (load, balancers, payments receiver) ${Math.round((ownCpu.user + ownCpu.system) / 1_000 / loadSeconds)}`,
+  );
   log(`CPU during the load, ms per second (a restarted process counts from its start): ${cpuPerSecond.join(", ")}`);
   const sortedAnswers = [...walletSide.answerTimes].sort((a, b) => a - b);
   const quantile = (q: number) => (sortedAnswers[Math.floor(q * (sortedAnswers.length - 1))] ?? NaN).toFixed(1);
@@ -216,11 +267,31 @@ async function run(): Promise<boolean> {
     received: () => [...walletSide.acknowledged, ...paymentsAcknowledged],
     log,
   });
-  const passed = printReport({ seed, seconds, rate, stats, windows, audit, startedAt: began, lateAnswersFail: values["late-answers"] === "fail" });
-  if (!passed) process.stdout.write(platform.output().split("\n").filter((line) => /error|fatal/i.test(line)).slice(-40).join("\n") + "\n");
+  const passed = printReport({
+    seed,
+    seconds,
+    rate,
+    stats,
+    windows,
+    audit,
+    startedAt: began,
+    lateAnswersFail: values["late-answers"] === "fail",
+  });
+  if (!passed)
+    process.stdout.write(
+      platform
+        .output()
+        .split("\n")
+        .filter((line) => /error|fatal/i.test(line))
+        .slice(-40)
+        .join("\n") + "\n",
+    );
   if (values.keep) {
     await writeFile(join(runDir, "platform.log"), platform.output());
-    await writeFile(join(runDir, "incidents.json"), JSON.stringify({ startedAt: began, windows, incidents: stats.incidents }, null, 1));
+    await writeFile(
+      join(runDir, "incidents.json"),
+      JSON.stringify({ startedAt: began, windows, incidents: stats.incidents }, null, 1),
+    );
   }
   return passed;
 }

@@ -30,15 +30,27 @@ interface SetupOptions {
  * card-account program, each funded with the same amount as its own wallet.
  */
 export async function setUpWallets(opts: SetupOptions): Promise<ChaosSetup> {
-  const { testKey: key } = await createBusiness(opts.gatewayUrl, opts.operatorToken, { name: "Chaos Wallets", webhookUrl: opts.walletWebhookUrl, signingKey: opts.signingKey });
-  const call = apiClient(() => opts.gatewayUrl, () => key);
+  const { testKey: key } = await createBusiness(opts.gatewayUrl, opts.operatorToken, {
+    name: "Chaos Wallets",
+    webhookUrl: opts.walletWebhookUrl,
+    signingKey: opts.signingKey,
+  });
+  const call = apiClient(
+    () => opts.gatewayUrl,
+    () => key,
+  );
   const ok = async (method: string, path: string, body?: unknown) => {
     const reply = await call(method, path, body);
-    if (reply.status >= 300) throw new Error(`setup: ${method} ${path} answered ${reply.status} ${JSON.stringify(reply.body)}`);
+    if (reply.status >= 300)
+      throw new Error(`setup: ${method} ${path} answered ${reply.status} ${JSON.stringify(reply.body)}`);
     return reply.body.data;
   };
   const walletApi = async (path: string, body: unknown) => {
-    const res = await fetch(opts.wallets.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(opts.wallets.url + path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 201) throw new Error(`setup: wallet POST ${path} answered ${res.status}`);
     return (await res.json()) as { id: string };
   };
@@ -46,24 +58,59 @@ export async function setUpWallets(opts: SetupOptions): Promise<ChaosSetup> {
   const walletHook = await defaultWebhook(ok, opts.walletWebhookUrl);
   await ok("PUT", `/webhooks/${walletHook.id}`, { timeoutDefault: "decline" });
   const paymentsHook = await ok("POST", "/webhooks", {
-    name: "payments", events: ["payment.bill.completed", "payment.bill.failed"], url: opts.paymentsUrl, signingKey: "chaos-payments-signing-key-0123",
+    name: "payments",
+    events: ["payment.bill.completed", "payment.bill.failed"],
+    url: opts.paymentsUrl,
+    signingKey: "chaos-payments-signing-key-0123",
   });
   await ok("POST", `/webhooks/${paymentsHook.id}/enable`, {});
 
   const customer = await ok("POST", "/customers", {
-    name: "Chaos Holder", reference: "chaos-holder", type: "individual", verifications: ["tier-2"], metadata: {},
-    claims: { individualInformation: { firstName: "Chaos", lastName: "Holder", email: "chaos@example.com", phoneNumber: "+2348000000001", dateOfBirth: "1990-01-01" } },
+    name: "Chaos Holder",
+    reference: "chaos-holder",
+    type: "individual",
+    verifications: ["tier-2"],
+    metadata: {},
+    claims: {
+      individualInformation: {
+        firstName: "Chaos",
+        lastName: "Holder",
+        email: "chaos@example.com",
+        phoneNumber: "+2348000000001",
+        dateOfBirth: "1990-01-01",
+      },
+    },
   });
   const [account] = await ok("GET", "/accounts?filter=currency:NGN");
-  await ok("POST", "/simulation/payments/pay-in", { accountNumber: account.depositChannels[0].accountNumber, amount: 100 * CARDS * STARTING_BALANCE, reference: "chaos-pay-in" });
-  const program = await ok("POST", "/card-programs", { name: "Chaos", network: "verve", type: "virtual", currency: "NGN", authorization: { fundingSourceType: "card-account" } });
+  await ok("POST", "/simulation/payments/pay-in", {
+    accountNumber: account.depositChannels[0].accountNumber,
+    amount: 100 * CARDS * STARTING_BALANCE,
+    reference: "chaos-pay-in",
+  });
+  const program = await ok("POST", "/card-programs", {
+    name: "Chaos",
+    network: "verve",
+    type: "virtual",
+    currency: "NGN",
+    authorization: { fundingSourceType: "card-account" },
+  });
   const cards: string[] = [];
   const walletOf = new Map<string, string>();
   for (let n = 1; n <= CARDS; n++) {
-    const card = await ok("POST", "/cards", { program: program.id, customer: customer.id, reference: `chaos-card-${n}`, amount: STARTING_BALANCE, debitSource: account.id });
+    const card = await ok("POST", "/cards", {
+      program: program.id,
+      customer: customer.id,
+      reference: `chaos-card-${n}`,
+      amount: STARTING_BALANCE,
+      debitSource: account.id,
+    });
     const { cvv } = await ok("GET", `/cards/${card.id}/secrets`);
     await ok("POST", `/cards/${card.id}/activate`, { cvv, pin: "1234" });
-    const wallet = await walletApi("/wallets", { holderName: `Chaos Holder ${n}`, available: STARTING_BALANCE, cards: [card.id] });
+    const wallet = await walletApi("/wallets", {
+      holderName: `Chaos Holder ${n}`,
+      available: STARTING_BALANCE,
+      cards: [card.id],
+    });
     cards.push(card.id);
     walletOf.set(card.id, wallet.id);
   }
@@ -72,12 +119,16 @@ export async function setUpWallets(opts: SetupOptions): Promise<ChaosSetup> {
 }
 
 /** The business's default webhook, created by the webhook-registry once it learns of the business (over Kafka). */
-async function defaultWebhook(ok: (method: string, path: string) => Promise<any>, url: string): Promise<{ id: string }> {
+async function defaultWebhook(
+  ok: (method: string, path: string) => Promise<any>,
+  url: string,
+): Promise<{ id: string }> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const hook = ((await ok("GET", "/webhooks")) as Array<{ id: string; url: string }>).find((h) => h.url === url);
     if (hook) return hook;
-    if (Date.now() > deadline) throw new Error("setup: the business got no default webhook to the wallet receiver within 60 s");
+    if (Date.now() > deadline)
+      throw new Error("setup: the business got no default webhook to the wallet receiver within 60 s");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -93,7 +144,9 @@ async function bothWebhooksReachTheDispatcher(databaseUrl: string, card: string,
         "SELECT count(*)::int AS n FROM dispatcher.webhooks WHERE business_id = (SELECT business_id FROM engine.cards WHERE id = $1) AND mode = 'test' AND status = 'enabled'",
         [card],
       );
-      const decline = await db.query("SELECT 1 FROM engine.webhooks WHERE id = $1 AND timeout_default = 'decline'", [walletHook]);
+      const decline = await db.query("SELECT 1 FROM engine.webhooks WHERE id = $1 AND timeout_default = 'decline'", [
+        walletHook,
+      ]);
       if (rows[0].n >= 2 && decline.rows.length === 1) return;
       if (Date.now() > deadline) throw new Error("setup: the dispatcher did not learn both webhooks within 60 s");
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -25,20 +25,49 @@ export interface OwnedKafka {
  */
 export async function startOwnedKafka(dir: string, port: number, controllerPort: number): Promise<OwnedKafka> {
   if (!existsSync(KAFKA_LIB) || !readdirSync(KAFKA_LIB).some((f) => f.startsWith("kafka_2.13-"))) {
-    throw new Error(`no Kafka jars in ${KAFKA_LIB}: run "bash infra/kafka/start.sh" once to fetch them from Maven Central`);
+    throw new Error(
+      `no Kafka jars in ${KAFKA_LIB}: run "bash infra/kafka/start.sh" once to fetch them from Maven Central`,
+    );
   }
   mkdirSync(dir, { recursive: true });
   const props = join(dir, "server.properties");
   writeFileSync(props, brokerProperties(join(dir, "log"), port, controllerPort));
   const classpath = `${KAFKA_LIB}/*`;
-  const format = spawnSync("java", ["-Xmx256m", "-cp", classpath, "kafka.tools.StorageTool", "format", "-t", randomBytes(16).toString("base64url"), "-c", props, "--ignore-formatted"], { encoding: "utf8" });
+  const format = spawnSync(
+    "java",
+    [
+      "-Xmx256m",
+      "-cp",
+      classpath,
+      "kafka.tools.StorageTool",
+      "format",
+      "-t",
+      randomBytes(16).toString("base64url"),
+      "-c",
+      props,
+      "--ignore-formatted",
+    ],
+    { encoding: "utf8" },
+  );
   if (format.status !== 0) throw new Error(`Kafka storage format failed: ${format.stderr}`);
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn("java", [
-      "-Xms128m", "-Xmx512m", "-XX:+UseG1GC", "-Djava.awt.headless=true", `-Dkafka.logs.dir=${dir}`, `-Dlog4j.configuration=file:${LOG4J}`,
-      "-cp", classpath, "kafka.Kafka", props,
-    ], { stdio: "ignore" });
+    child = spawn(
+      "java",
+      [
+        "-Xms128m",
+        "-Xmx512m",
+        "-XX:+UseG1GC",
+        "-Djava.awt.headless=true",
+        `-Dkafka.logs.dir=${dir}`,
+        `-Dlog4j.configuration=file:${LOG4J}`,
+        "-cp",
+        classpath,
+        "kafka.Kafka",
+        props,
+      ],
+      { stdio: "ignore" },
+    );
     await waitForPort(port, 90_000);
   };
   await start();
@@ -90,7 +119,10 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   while (Date.now() < deadline) {
     const open = await new Promise<boolean>((resolve) => {
       const socket = connect(port, "127.0.0.1");
-      socket.once("connect", () => { socket.destroy(); resolve(true); });
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once("error", () => resolve(false));
     });
     if (open) return;

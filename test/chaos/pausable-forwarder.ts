@@ -59,6 +59,11 @@ export async function startPausableForwarder(target: string): Promise<PausableFo
         held.clear();
       }, ms).unref();
     },
-    close: () => new Promise<void>((resolve) => { agent.destroy(); server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

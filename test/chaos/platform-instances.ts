@@ -1,4 +1,9 @@
-import { freePort, startServiceProcess, type RunningProcess, type ServiceName } from "../integration/support/service-processes";
+import {
+  freePort,
+  startServiceProcess,
+  type RunningProcess,
+  type ServiceName,
+} from "../integration/support/service-processes";
 import { sharedServiceEnv, stopInstances } from "../integration/support/instances";
 import { startRoundRobinProxy, type RoundRobinProxy } from "./round-robin-proxy";
 
@@ -40,12 +45,17 @@ export interface ScaledPlatform {
  * for the load generator, the engines and dispatchers for the gateways), against the given database and brokers.
  * Instances start one at a time; each is named `<service>-<n>`.
  */
-export async function startScaledPlatform(databaseUrl: string, kafkaBrokers: string, extraEnv: Record<string, string>): Promise<ScaledPlatform> {
+export async function startScaledPlatform(
+  databaseUrl: string,
+  kafkaBrokers: string,
+  extraEnv: Record<string, string>,
+): Promise<ScaledPlatform> {
   const instances: Instance[] = [];
   for (const [name, count] of Object.entries(INSTANCES) as Array<[ServiceName, number]>) {
     for (let n = 1; n <= count; n++) instances.push({ id: `${name}-${n}`, name, port: await freePort() });
   }
-  const urlsOf = (name: ServiceName) => instances.filter((i) => i.name === name).map((i) => `http://127.0.0.1:${i.port}`);
+  const urlsOf = (name: ServiceName) =>
+    instances.filter((i) => i.name === name).map((i) => `http://127.0.0.1:${i.port}`);
   const balancers: RoundRobinProxy[] = [];
   const balanced = async (name: ServiceName) => {
     const urls = urlsOf(name);
@@ -54,7 +64,13 @@ export async function startScaledPlatform(databaseUrl: string, kafkaBrokers: str
     balancers.push(proxy);
     return proxy.url;
   };
-  const { env, operatorToken } = await sharedServiceEnv({ databaseUrl, kafkaBrokers, poolSize: 8, urlOf: balanced, extraEnv });
+  const { env, operatorToken } = await sharedServiceEnv({
+    databaseUrl,
+    kafkaBrokers,
+    poolSize: 8,
+    urlOf: balanced,
+    extraEnv,
+  });
   const gatewayUrl = await balanced("api-gateway");
   const logs: string[] = [];
   const byId = (id: string) => {
@@ -77,8 +93,13 @@ export async function startScaledPlatform(databaseUrl: string, kafkaBrokers: str
       const instance = byId(id);
       instance.process = await startServiceProcess(instance.name, env, instance.port);
     },
-    pidsOf: (service) => instances.flatMap((i) => (i.name === service && i.process?.child.pid ? [i.process.child.pid] : [])),
+    pidsOf: (service) =>
+      instances.flatMap((i) => (i.name === service && i.process?.child.pid ? [i.process.child.pid] : [])),
     output: () => [...logs, ...instances.map((i) => `--- ${i.id} ---\n${i.process?.output() ?? ""}`)].join("\n"),
-    stop: () => stopInstances(instances.flatMap((i) => (i.process ? [i.process] : [])), balancers),
+    stop: () =>
+      stopInstances(
+        instances.flatMap((i) => (i.process ? [i.process] : [])),
+        balancers,
+      ),
   };
 }

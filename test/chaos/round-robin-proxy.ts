@@ -24,7 +24,10 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
     const start = turn++ % upstreams.length;
     const rotated = [...upstreams.slice(start), ...upstreams.slice(0, start)];
     const now = Date.now();
-    return [...rotated.filter((u) => (refusedUntil.get(u) ?? 0) <= now), ...rotated.filter((u) => (refusedUntil.get(u) ?? 0) > now)];
+    return [
+      ...rotated.filter((u) => (refusedUntil.get(u) ?? 0) <= now),
+      ...rotated.filter((u) => (refusedUntil.get(u) ?? 0) > now),
+    ];
   };
 
   const forward = (upstream: string, req: IncomingMessage, body: Buffer, res: ServerResponse) =>
@@ -33,11 +36,17 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
         answer.on("end", () => resolve("done"));
-        answer.on("error", () => { res.destroy(); resolve("done"); });
+        answer.on("error", () => {
+          res.destroy();
+          resolve("done");
+        });
       });
       out.on("error", (error: NodeJS.ErrnoException) => {
         if (error.code === "ECONNREFUSED" && !res.headersSent) return resolve("refused");
-        if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" }).end('{"statusCode":502,"code":"upstream-cut-off","message":"upstream cut off"}');
+        if (!res.headersSent)
+          res
+            .writeHead(502, { "content-type": "application/json" })
+            .end('{"statusCode":502,"code":"upstream-cut-off","message":"upstream cut off"}');
         else res.destroy();
         resolve("done");
       });
@@ -47,19 +56,30 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => void (async () => {
-      const body = Buffer.concat(chunks);
-      for (const upstream of order()) {
-        if ((await forward(upstream, req, body, res)) === "done") return;
-        refusedUntil.set(upstream, Date.now() + REFUSED_PAUSE_MS);
-      }
-      res.writeHead(503, { "content-type": "application/json" }).end('{"statusCode":503,"code":"no-upstream","message":"no upstream is up"}');
-    })());
+    req.on(
+      "end",
+      () =>
+        void (async () => {
+          const body = Buffer.concat(chunks);
+          for (const upstream of order()) {
+            if ((await forward(upstream, req, body, res)) === "done") return;
+            refusedUntil.set(upstream, Date.now() + REFUSED_PAUSE_MS);
+          }
+          res
+            .writeHead(503, { "content-type": "application/json" })
+            .end('{"statusCode":503,"code":"no-upstream","message":"no upstream is up"}');
+        })(),
+    );
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => { agent.destroy(); server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -30,7 +30,10 @@ describe("the chaos run's schedule", () => {
   });
 
   it("finds the window a request overlaps, grace included", () => {
-    const windows = [{ what: "kafka", fromMs: 1_000, toMs: 2_000 }, { what: "postgres", fromMs: 5_000, toMs: 6_000 }];
+    const windows = [
+      { what: "kafka", fromMs: 1_000, toMs: 2_000 },
+      { what: "postgres", fromMs: 5_000, toMs: 6_000 },
+    ];
     expect(windowOf(windows, 1_500, 1_600, 0)?.what).toBe("kafka");
     expect(windowOf(windows, 2_400, 2_450, 500)?.what).toBe("kafka");
     expect(windowOf(windows, 900, 1_100, 0)?.what, "sent before, cut off by it").toBe("kafka");

@@ -17,16 +17,29 @@ export const SHORTEST_RUN_S = 40;
 
 /** The instances killed in turn: the replicated ones alternate with the single ones. */
 export const KILL_ORDER = [
-  "authorization-engine-1", "api-gateway-1", "event-dispatcher-1", "customer-service-1", "authorization-engine-2",
-  "api-gateway-2", "event-dispatcher-2", "webhook-registry-1", "bill-service-1",
+  "authorization-engine-1",
+  "api-gateway-1",
+  "event-dispatcher-1",
+  "customer-service-1",
+  "authorization-engine-2",
+  "api-gateway-2",
+  "event-dispatcher-2",
+  "webhook-registry-1",
+  "bill-service-1",
 ];
 
 export function chaosSchedule(runSeconds: number): Fault[] {
-  if (!(runSeconds >= SHORTEST_RUN_S)) throw new Error(`a chaos run lasts at least ${SHORTEST_RUN_S} s (asked: ${runSeconds})`);
+  if (!(runSeconds >= SHORTEST_RUN_S))
+    throw new Error(`a chaos run lasts at least ${SHORTEST_RUN_S} s (asked: ${runSeconds})`);
   const at = (share: number) => Math.round(runSeconds * 1_000 * share);
   // Kills over the first half, one every 5 % of the run; the broker at 55 %, the database at 78 %, so each outage
   // and its recovery stand apart from the others in the results.
-  const kills: Fault[] = KILL_ORDER.map((instance, i) => ({ kind: "kill-instance", instance, atMs: at(0.05 + i * 0.05), restartAfterMs: RESTART_AFTER_MS }));
+  const kills: Fault[] = KILL_ORDER.map((instance, i) => ({
+    kind: "kill-instance",
+    instance,
+    atMs: at(0.05 + i * 0.05),
+    restartAfterMs: RESTART_AFTER_MS,
+  }));
   const faults: Fault[] = [
     ...kills,
     { kind: "receiver-stall", atMs: at(0.07), forMs: 10_000 },
@@ -48,7 +61,12 @@ export interface FaultWindow {
  * The window a request from `sentMs` to `answeredMs` overlaps (each window stretched by `graceMs` after its end), or
  * undefined: a request sent just before a kill and cut off by it belongs to the kill.
  */
-export function windowOf(windows: FaultWindow[], sentMs: number, answeredMs: number, graceMs: number): FaultWindow | undefined {
+export function windowOf(
+  windows: FaultWindow[],
+  sentMs: number,
+  answeredMs: number,
+  graceMs: number,
+): FaultWindow | undefined {
   return windowsOf(windows, sentMs, answeredMs, graceMs)[0];
 }
 

@@ -15,10 +15,19 @@ export interface WalletProcess {
  * The reference wallet receiver (examples/wallet-receiver) as its own process, as a business runs it: apart from the
  * run's load generator and balancers, so neither slows the other down.
  */
-export async function startWalletProcess(opts: { port: number; signingKey: string; databaseUrl?: string }): Promise<WalletProcess> {
+export async function startWalletProcess(opts: {
+  port: number;
+  signingKey: string;
+  databaseUrl?: string;
+}): Promise<WalletProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "examples/wallet-receiver/src/main.ts"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(opts.port), CARDHOLD_SIGNING_KEY: opts.signingKey, ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : { DATABASE_URL: "" }) },
+    env: {
+      ...process.env,
+      PORT: String(opts.port),
+      CARDHOLD_SIGNING_KEY: opts.signingKey,
+      ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : { DATABASE_URL: "" }),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -28,7 +37,10 @@ export async function startWalletProcess(opts: { port: number; signingKey: strin
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the wallet receiver exited with ${child.exitCode}:\n${output}`);
-    const healthy = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     if (Date.now() > deadline) throw new Error(`the wallet receiver did not start within 60 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -1,7 +1,12 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWalletReceiver, type WalletReceiver } from "../../examples/wallet-receiver/src/wallet-receiver";
-import { createScratchDatabase, DATABASE_URL, HAS_INFRASTRUCTURE, KAFKA_BROKERS } from "../integration/support/infrastructure";
+import {
+  createScratchDatabase,
+  DATABASE_URL,
+  HAS_INFRASTRUCTURE,
+  KAFKA_BROKERS,
+} from "../integration/support/infrastructure";
 import { startPlatform, type Platform } from "../integration/support/service-processes";
 import { apiClient, createBusiness } from "../support/api-client";
 import { eventually } from "../support/eventually";
@@ -24,13 +29,30 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("every flow end to end, with the wallet rec
   let db: pg.Client;
   let key = "";
   const payments = new FakeReceiver();
-  const api = apiClient(() => platform.gatewayUrl, () => key);
+  const api = apiClient(
+    () => platform.gatewayUrl,
+    () => key,
+  );
   const walletApi = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(wallets.url + path, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(wallets.url + path, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return (await res.json()) as any;
   };
-  const simulate = (kind: string, body: Record<string, unknown>) => api("POST", `/simulation/cards/${ids.card}/request-authorization/${kind}`, body);
-  const ids = { customer: "", program: "", account: "", settlement: "", card: "", wallet: "", approved: "", reversed: "" };
+  const simulate = (kind: string, body: Record<string, unknown>) =>
+    api("POST", `/simulation/cards/${ids.card}/request-authorization/${kind}`, body);
+  const ids = {
+    customer: "",
+    program: "",
+    account: "",
+    settlement: "",
+    card: "",
+    wallet: "",
+    approved: "",
+    reversed: "",
+  };
 
   beforeAll(async () => {
     platformDb = await createScratchDatabase(DATABASE_URL!);
@@ -52,68 +74,169 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("every flow end to end, with the wallet rec
   });
 
   it("business → customer → program → account → card → activate → fund", async () => {
-    key = (await createBusiness(platform.gatewayUrl, platform.operatorToken, { name: "Wallets Inc", webhookUrl: wallets.webhookUrl, signingKey: SIGNING_KEY })).testKey;
+    key = (
+      await createBusiness(platform.gatewayUrl, platform.operatorToken, {
+        name: "Wallets Inc",
+        webhookUrl: wallets.webhookUrl,
+        signingKey: SIGNING_KEY,
+      })
+    ).testKey;
     const customer = await api("POST", "/customers", {
-      name: "Ciroma C Adekunle", reference: "user-2345", type: "individual", verifications: ["tier-2"], metadata: { userId: 2345 },
-      claims: { individualInformation: { firstName: "Ciroma", lastName: "Adekunle", email: "ciroma@example.com", phoneNumber: "+2349154109234", dateOfBirth: "1997-02-13" } },
+      name: "Ciroma C Adekunle",
+      reference: "user-2345",
+      type: "individual",
+      verifications: ["tier-2"],
+      metadata: { userId: 2345 },
+      claims: {
+        individualInformation: {
+          firstName: "Ciroma",
+          lastName: "Adekunle",
+          email: "ciroma@example.com",
+          phoneNumber: "+2349154109234",
+          dateOfBirth: "1997-02-13",
+        },
+      },
     });
     ids.customer = customer.body.data.id;
-    const program = await api("POST", "/card-programs", { name: "Wallet cards", network: "verve", type: "virtual", currency: "NGN", authorization: { fundingSourceType: "card-account" } });
+    const program = await api("POST", "/card-programs", {
+      name: "Wallet cards",
+      network: "verve",
+      type: "virtual",
+      currency: "NGN",
+      authorization: { fundingSourceType: "card-account" },
+    });
     ids.program = program.body.data.id;
     ids.settlement = program.body.data.authorization.settlementAccount;
-    const account = await api("POST", "/accounts", { name: "Ciroma's deposits", currency: "NGN", type: "virtual", customer: ids.customer, depositChannels: ["bank-account"] });
+    const account = await api("POST", "/accounts", {
+      name: "Ciroma's deposits",
+      currency: "NGN",
+      type: "virtual",
+      customer: ids.customer,
+      depositChannels: ["bank-account"],
+    });
     expect(account.status).toBe(201);
     ids.account = account.body.data.id;
-    const paidIn = await api("POST", "/simulation/payments/pay-in", { accountNumber: account.body.data.depositChannels[0].accountNumber, amount: 500_000, reference: "e2e-pay-in" });
+    const paidIn = await api("POST", "/simulation/payments/pay-in", {
+      accountNumber: account.body.data.depositChannels[0].accountNumber,
+      amount: 500_000,
+      reference: "e2e-pay-in",
+    });
     expect(paidIn.body.data).toMatchObject({ id: ids.settlement, balance: { available: 500_000 } });
-    const card = await api("POST", "/cards", { program: ids.program, customer: ids.customer, reference: "wallet-card-1", controls: { blockedCategories: ["gambling"] } });
+    const card = await api("POST", "/cards", {
+      program: ids.program,
+      customer: ids.customer,
+      reference: "wallet-card-1",
+      controls: { blockedCategories: ["gambling"] },
+    });
     ids.card = card.body.data.id;
     const { cvv } = (await api("GET", `/cards/${ids.card}/secrets`)).body.data;
     expect((await api("POST", `/cards/${ids.card}/activate`, { cvv, pin: "2580" })).body.data.status).toBe("active");
-    expect((await api("POST", `/cards/${ids.card}/fund`, { amount: 100_000, debitSource: ids.settlement })).body.data).toMatchObject({ available: 100_000 });
-    const wallet = await walletApi("POST", "/wallets", { holderName: "Ciroma Adekunle", available: WALLET_START, cards: [ids.card] });
+    expect(
+      (await api("POST", `/cards/${ids.card}/fund`, { amount: 100_000, debitSource: ids.settlement })).body.data,
+    ).toMatchObject({ available: 100_000 });
+    const wallet = await walletApi("POST", "/wallets", {
+      holderName: "Ciroma Adekunle",
+      available: WALLET_START,
+      cards: [ids.card],
+    });
     ids.wallet = wallet.id;
     // Bill payment events go to their own webhook (Rule 8); the default one, the wallet receiver, keeps card events.
-    const hook = await api("POST", "/webhooks", { name: "payments", events: ["payment.bill.completed", "payment.bill.failed"], url: payments.url, signingKey: "payments-signing-key-0123456789" });
+    const hook = await api("POST", "/webhooks", {
+      name: "payments",
+      events: ["payment.bill.completed", "payment.bill.failed"],
+      url: payments.url,
+      signingKey: "payments-signing-key-0123456789",
+    });
     await api("POST", `/webhooks/${hook.body.data.id}/enable`, {});
     await eventually(async () => {
-      const { rows } = await db.query("SELECT count(*)::int AS n FROM dispatcher.webhooks WHERE business_id = (SELECT business_id FROM engine.cards WHERE id = $1) AND mode = 'test' AND status = 'enabled'", [ids.card]);
+      const { rows } = await db.query(
+        "SELECT count(*)::int AS n FROM dispatcher.webhooks WHERE business_id = (SELECT business_id FROM engine.cards WHERE id = $1) AND mode = 'test' AND status = 'enabled'",
+        [ids.card],
+      );
       expect(rows[0].n).toBe(2);
     }, 30_000);
   });
 
   it("check → approved with the wallet's balance and holder name", async () => {
     const check = await simulate("check", { channel: "atm" });
-    expect(check.body.data).toMatchObject({ type: "check", status: "approved", cardBalance: WALLET_START, cardHolderName: "Ciroma Adekunle", decisionType: "direct-response" });
+    expect(check.body.data).toMatchObject({
+      type: "check",
+      status: "approved",
+      cardBalance: WALLET_START,
+      cardHolderName: "Ciroma Adekunle",
+      decisionType: "direct-response",
+    });
   });
 
   it("capture approved: the wallet locks, then debits on card.authorization.closed", async () => {
-    const capture = await simulate("capture", { amount: 20_000, fees: 500, channel: "online", mcc: "5411", merchantDescriptor: "SHOPRITE LEKKI" });
+    const capture = await simulate("capture", {
+      amount: 20_000,
+      fees: 500,
+      channel: "online",
+      mcc: "5411",
+      merchantDescriptor: "SHOPRITE LEKKI",
+    });
     expect(capture.body.data).toMatchObject({ status: "approved", amount: 20_000, fees: 500 });
     ids.approved = capture.body.data.id;
-    await eventually(async () => expect(await walletApi("GET", `/wallets/${ids.wallet}`)).toMatchObject({ available: 39_500, locked: 0, debited: 20_500 }), 20_000);
+    await eventually(
+      async () =>
+        expect(await walletApi("GET", `/wallets/${ids.wallet}`)).toMatchObject({
+          available: 39_500,
+          locked: 0,
+          debited: 20_500,
+        }),
+      20_000,
+    );
   });
 
   it("capture declined by the receiver (the wallet cannot cover it, the card account could)", async () => {
     const capture = await simulate("capture", { amount: 45_000, channel: "online" });
-    expect(capture.body.data).toMatchObject({ status: "declined", decisionType: "direct-response", declineReason: "insufficient-funds" });
-    expect((await api("GET", `/cards/${ids.card}/funding-source/balance`)).body.data).toMatchObject({ available: 79_500, held: 0 });
+    expect(capture.body.data).toMatchObject({
+      status: "declined",
+      decisionType: "direct-response",
+      declineReason: "insufficient-funds",
+    });
+    expect((await api("GET", `/cards/${ids.card}/funding-source/balance`)).body.data).toMatchObject({
+      available: 79_500,
+      held: 0,
+    });
   });
 
   it("declined by the platform for insufficient funds, and by a spending control", async () => {
     const broke = await simulate("capture", { amount: 90_000, channel: "online" });
-    expect(broke.body.data).toMatchObject({ status: "declined", decisionType: "system-response", declineReason: "insufficient-funds" });
+    expect(broke.body.data).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+      declineReason: "insufficient-funds",
+    });
     const casino = await simulate("capture", { amount: 1_000, channel: "online", mcc: "7995" });
-    expect(casino.body.data).toMatchObject({ status: "declined", declineReason: "spending-control", statusReason: "category-not-allowed" });
+    expect(casino.body.data).toMatchObject({
+      status: "declined",
+      declineReason: "spending-control",
+      statusReason: "category-not-allowed",
+    });
   });
 
   it("amount update approved; a second one declined for insufficient funds keeps the capture as it was", async () => {
-    const up = await simulate("update-capture", { authorization: ids.approved, updateAmount: 25_000, updateFees: 500, channel: "online" });
+    const up = await simulate("update-capture", {
+      authorization: ids.approved,
+      updateAmount: 25_000,
+      updateFees: 500,
+      channel: "online",
+    });
     expect(up.body.data).toMatchObject({ status: "approved", amount: 25_000 });
-    await eventually(async () => expect(await walletApi("GET", `/wallets/${ids.wallet}`)).toMatchObject({ available: 34_500, debited: 25_500 }), 20_000);
+    await eventually(
+      async () =>
+        expect(await walletApi("GET", `/wallets/${ids.wallet}`)).toMatchObject({ available: 34_500, debited: 25_500 }),
+      20_000,
+    );
     const other = await simulate("capture", { amount: 5_000, channel: "pos" });
     expect(other.body.data.status).toBe("approved");
-    const down = await simulate("update-capture", { authorization: other.body.data.id, updateAmount: 40_000, channel: "pos" });
+    const down = await simulate("update-capture", {
+      authorization: other.body.data.id,
+      updateAmount: 40_000,
+      channel: "pos",
+    });
     expect(down.body.data).toMatchObject({ status: "declined", declineReason: "insufficient-funds", amount: 5_000 });
   });
 
@@ -123,28 +246,51 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("every flow end to end, with the wallet rec
     expect(reversed.body.data.status).toBe("reversed");
     ids.reversed = reversed.body.data.id;
     expect((await api("GET", `/accounts/${ids.settlement}/balance`)).body.data.available).toBe(before + 3_000);
-    await eventually(async () => expect(await walletApi("GET", `/liens?authorization=${ids.reversed}`)).toMatchObject({ data: [{ locked: 0, debited: 0 }] }), 20_000);
+    await eventually(
+      async () =>
+        expect(await walletApi("GET", `/liens?authorization=${ids.reversed}`)).toMatchObject({
+          data: [{ locked: 0, debited: 0 }],
+        }),
+      20_000,
+    );
   });
 
   it("transaction events: the wallet received every card transaction the platform recorded", async () => {
     const platformTransactions = (await api("GET", `/card-transactions?filter=card:${ids.card}&limit=100`)).body.data;
-    expect(platformTransactions.map((t: { type: string }) => t.type).sort()).toEqual(["adjustment", "capture", "capture", "capture", "reversal"]);
+    expect(platformTransactions.map((t: { type: string }) => t.type).sort()).toEqual([
+      "adjustment",
+      "capture",
+      "capture",
+      "capture",
+      "reversal",
+    ]);
     await eventually(async () => {
       const received = (await walletApi("GET", `/transactions?card=${ids.card}`)).data;
-      expect(received.map((t: { id: string }) => t.id).sort()).toEqual(platformTransactions.map((t: { id: string }) => t.id).sort());
+      expect(received.map((t: { id: string }) => t.id).sort()).toEqual(
+        platformTransactions.map((t: { id: string }) => t.id).sort(),
+      );
     }, 30_000);
   });
 
   it("a bill payment from the settlement account, its event at the payments webhook", async () => {
-    const paid = await api("POST", "/payments/bill", { product: "bp.11pALsZ5g3CTGabps", inputs: { phoneNumber: "08031234567", amount: 50_000 }, reference: "e2e-airtime", customer: ids.customer });
+    const paid = await api("POST", "/payments/bill", {
+      product: "bp.11pALsZ5g3CTGabps",
+      inputs: { phoneNumber: "08031234567", amount: 50_000 },
+      reference: "e2e-airtime",
+      customer: ids.customer,
+    });
     expect(paid.status).toBe(201);
     expect(paid.body.data).toMatchObject({ status: "successful", account: ids.settlement, amount: 50_000 });
-    await eventually(() => expect(payments.received.map((r) => r.json?.event)).toContain("payment.bill.completed"), 30_000);
+    await eventually(
+      () => expect(payments.received.map((r) => r.json?.event)).toContain("payment.bill.completed"),
+      30_000,
+    );
     expect((await api("GET", `/payments?filter=reference:e2e-airtime`)).body.data).toHaveLength(1);
   });
 
   it("the wallet's balances and the platform's ledger agree", async () => {
-    const platformTransactions = (await api("GET", `/card-transactions?filter=card:${ids.card}&limit=100`)).body.data as Array<{ amount: number; fees: number }>;
+    const platformTransactions = (await api("GET", `/card-transactions?filter=card:${ids.card}&limit=100`)).body
+      .data as Array<{ amount: number; fees: number }>;
     const netSpent = -platformTransactions.reduce((sum, t) => sum + t.amount + t.fees, 0);
     const wallet = await eventually(async () => {
       const w = await walletApi("GET", `/wallets/${ids.wallet}`);
@@ -154,7 +300,9 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("every flow end to end, with the wallet rec
     expect(wallet.debited).toBe(netSpent);
     expect(wallet.available).toBe(WALLET_START - netSpent);
     const cardAccount = (await api("GET", `/cards/${ids.card}/funding-source/balance`)).body.data;
-    const captured = (await api("GET", `/accounts/${cardAccount.account}/logs?limit=100`)).body.data as Array<{ amount: number }>;
+    const captured = (await api("GET", `/accounts/${cardAccount.account}/logs?limit=100`)).body.data as Array<{
+      amount: number;
+    }>;
     expect(cardAccount).toMatchObject({ held: 0, ledger: captured.reduce((sum, e) => sum + e.amount, 0) });
     expect(await ledgerProblems((text) => db.query(text))).toEqual([]);
   });

@@ -23,9 +23,14 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
   /** What the receiver answers to each decision event, by the authorization's amount. */
   const answers = new Map<number, { status: number; body?: unknown; delayMs?: number }>();
 
-  const api = apiClient(() => platform.gatewayUrl, () => key);
+  const api = apiClient(
+    () => platform.gatewayUrl,
+    () => key,
+  );
   const received = (authorizationId: string) =>
-    receiver.received.filter((r) => r.json?.data?.id === authorizationId || r.json?.data?.authorization === authorizationId);
+    receiver.received.filter(
+      (r) => r.json?.data?.id === authorizationId || r.json?.data?.authorization === authorizationId,
+    );
   /** Distinct events the receiver got for an authorization (deliveries are at least once), as kind:status. */
   const deliveredKinds = (authorizationId: string) => {
     const seen = new Map<string, ReceivedRequest>();
@@ -38,19 +43,44 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
 
   beforeAll(async () => {
     receiver.answerWith((req) => {
-      const decision = req.json?.event === "card.authorization.request" || (req.json?.event === "card.authorization.update" && req.json.data.status === "pending");
+      const decision =
+        req.json?.event === "card.authorization.request" ||
+        (req.json?.event === "card.authorization.update" && req.json.data.status === "pending");
       if (!decision) return { status: 200, body: { code: "success" } };
-      return answers.get(req.json.data.amount) ?? { status: 200, body: { action: "approve", cardBalance: 1, cardHolderName: "Ada Obi" } };
+      return (
+        answers.get(req.json.data.amount) ?? {
+          status: 200,
+          body: { action: "approve", cardBalance: 1, cardHolderName: "Ada Obi" },
+        }
+      );
     });
     await receiver.start();
     database = await createScratchDatabase(DATABASE_URL!);
     platform = await startPlatform(database.url, KAFKA_BROKERS!);
     db = new pg.Client({ connectionString: database.url });
     await db.connect();
-    key = (await createBusiness(platform.gatewayUrl, platform.operatorToken, { name: "Authorizations Ltd", webhookUrl: receiver.url, signingKey: SIGNING_KEY })).testKey;
+    key = (
+      await createBusiness(platform.gatewayUrl, platform.operatorToken, {
+        name: "Authorizations Ltd",
+        webhookUrl: receiver.url,
+        signingKey: SIGNING_KEY,
+      })
+    ).testKey;
     const customer = await api("POST", "/customers", {
-      name: "Ada Obi", reference: "ada", type: "individual", verifications: ["tier-2"], metadata: {},
-      claims: { individualInformation: { firstName: "Ada", lastName: "Obi", email: "ada@example.com", phoneNumber: "+2348012345678", dateOfBirth: "1990-05-01" } },
+      name: "Ada Obi",
+      reference: "ada",
+      type: "individual",
+      verifications: ["tier-2"],
+      metadata: {},
+      claims: {
+        individualInformation: {
+          firstName: "Ada",
+          lastName: "Obi",
+          email: "ada@example.com",
+          phoneNumber: "+2348012345678",
+          dateOfBirth: "1990-05-01",
+        },
+      },
     });
     // The business's settlement accounts come from businesses.v1; the default webhook reaches the dispatcher too.
     const accounts = await eventually(async () => {
@@ -59,13 +89,29 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
       return list.body.data;
     }, 30_000);
     settlement = { id: accounts[0].id, number: accounts[0].depositChannels[0].accountNumber };
-    await api("POST", "/simulation/payments/pay-in", { accountNumber: settlement.number, amount: 1_000_000, reference: "funding-1" });
-    const program = await api("POST", "/card-programs", { name: "Virtual NGN", network: "verve", type: "virtual", currency: "NGN" });
-    const issued = await api("POST", "/cards", { program: program.body.data.id, customer: customer.body.data.id, reference: "card-1", controls: { blockedMcc: "7995" } });
+    await api("POST", "/simulation/payments/pay-in", {
+      accountNumber: settlement.number,
+      amount: 1_000_000,
+      reference: "funding-1",
+    });
+    const program = await api("POST", "/card-programs", {
+      name: "Virtual NGN",
+      network: "verve",
+      type: "virtual",
+      currency: "NGN",
+    });
+    const issued = await api("POST", "/cards", {
+      program: program.body.data.id,
+      customer: customer.body.data.id,
+      reference: "card-1",
+      controls: { blockedMcc: "7995" },
+    });
     expect(issued.status).toBe(201);
     card = issued.body.data.id;
     await eventually(async () => {
-      const { rowCount } = await db.query("SELECT 1 FROM dispatcher.webhooks WHERE url = $1 AND mode = 'test'", [receiver.url]);
+      const { rowCount } = await db.query("SELECT 1 FROM dispatcher.webhooks WHERE url = $1 AND mode = 'test'", [
+        receiver.url,
+      ]);
       expect(rowCount).toBe(1);
     }, 30_000);
   });
@@ -77,7 +123,8 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
     await receiver.stop();
   });
 
-  const simulate = (kind: string, body: Record<string, unknown>) => api("POST", `/simulation/cards/${card}/request-authorization/${kind}`, body);
+  const simulate = (kind: string, body: Record<string, unknown>) =>
+    api("POST", `/simulation/cards/${card}/request-authorization/${kind}`, body);
   const available = async () => (await api("GET", `/accounts/${settlement.id}/balance`)).body.data.available as number;
 
   it("inactive card → dropped: 422 and no authorization", async () => {
@@ -85,12 +132,19 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
     expect(reply.status).toBe(422);
     expect((await api("GET", "/card-authorizations?countTotal")).body.metadata.totalCount).toBe(0);
     const secrets = await api("GET", `/cards/${card}/secrets`);
-    expect((await api("POST", `/cards/${card}/activate`, { cvv: secrets.body.data.cvv, pin: "2468" })).body.data.status).toBe("active");
+    expect(
+      (await api("POST", `/cards/${card}/activate`, { cvv: secrets.body.data.cvv, pin: "2468" })).body.data.status,
+    ).toBe("active");
   });
 
   it("a failed pre-check → declined by the service, card.authorization.closed delivered", async () => {
     const reply = await simulate("capture", { amount: 2_000, channel: "pos", mcc: "7995" });
-    expect(reply.body.data).toMatchObject({ status: "declined", decisionType: "system-response", declineReason: "spending-control", statusReason: "mcc-not-allowed" });
+    expect(reply.body.data).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+      declineReason: "spending-control",
+      statusReason: "mcc-not-allowed",
+    });
     await eventually(() => expect(deliveredKinds(reply.body.data.id)).toEqual(["card.authorization.closed:declined"]));
   });
 
@@ -100,7 +154,13 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
     expect(reply.body.data).toMatchObject({ status: "approved", decisionType: "direct-response" });
     expect(await available()).toBe(before - 56_500);
     const id = reply.body.data.id;
-    await eventually(() => expect(deliveredKinds(id)).toEqual(["card.authorization.request:pending", "card.authorization.closed:approved", "card.transaction.created"]));
+    await eventually(() =>
+      expect(deliveredKinds(id)).toEqual([
+        "card.authorization.request:pending",
+        "card.authorization.closed:approved",
+        "card.transaction.created",
+      ]),
+    );
     for (const r of received(id)) expect(r.headers["service-signature"]).toBe(sign(r.raw, SIGNING_KEY));
     expect(received(id).at(-1)!.json.data).toMatchObject({ amount: -50_000, fees: -6_500, card });
   });
@@ -122,7 +182,12 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
     const down = await simulate("update-capture", { amount: 11_000, updateAmount: 20_000, channel: "online" });
     expect(down.body.data).toMatchObject({ status: "declined", declineReason: "insufficient-funds", amount: 11_000 });
     expect(await available()).toBe(before - 23_000);
-    await eventually(() => expect(deliveredKinds(down.body.data.id).slice(-2)).toEqual(["card.authorization.update:pending", "card.authorization.closed:declined"]));
+    await eventually(() =>
+      expect(deliveredKinds(down.body.data.id).slice(-2)).toEqual([
+        "card.authorization.update:pending",
+        "card.authorization.closed:declined",
+      ]),
+    );
   });
 
   it("reversal → reversed, credited back to the settlement account, card.authorization.update (reversed) delivered", async () => {
@@ -135,11 +200,20 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
 
   it("check → approved with the receiver's cardBalance and name; no answer in time → the timeout default", async () => {
     const check = await simulate("check", { channel: "atm" });
-    expect(check.body.data).toMatchObject({ type: "check", status: "approved", cardBalance: 1, cardHolderName: "Ada Obi" });
+    expect(check.body.data).toMatchObject({
+      type: "check",
+      status: "approved",
+      cardBalance: 1,
+      cardHolderName: "Ada Obi",
+    });
     answers.set(4_321, { status: 200, body: { action: "approve" }, delayMs: 6_000 });
     const before = await available();
     const slow = await simulate("capture", { amount: 4_321, channel: "online" });
-    expect(slow.body.data).toMatchObject({ status: "declined", decisionType: "system-response", statusReason: "timeout-error" });
+    expect(slow.body.data).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+      statusReason: "timeout-error",
+    });
     expect(await available()).toBe(before);
   });
 
@@ -153,7 +227,10 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
     // The receiver's approval (or, if the engine came back after the deadline, the timeout default) decides it once.
     const { rows } = await db.query("SELECT id FROM engine.authorizations WHERE network_reference = 'crash-1'");
     const id = rows[0].id as string;
-    await eventually(async () => expect((await api("GET", `/card-authorizations/${id}`)).body.data.decisionType).toBeDefined(), 30_000);
+    await eventually(
+      async () => expect((await api("GET", `/card-authorizations/${id}`)).body.data.decisionType).toBeDefined(),
+      30_000,
+    );
     const final = (await api("GET", `/card-authorizations/${id}`)).body.data;
     expect(await available()).toBe(final.status === "approved" ? before - 9_999 : before);
     const again = await simulate("capture", { amount: 9_999, channel: "online", reference: "crash-1" });
@@ -162,13 +239,26 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
   });
 
   it("parallel captures on one card never overspend; a repeated network reference charges once", async () => {
-    const program = await api("POST", "/card-programs", { name: "Card accounts", network: "mastercard", type: "virtual", currency: "NGN", authorization: { fundingSourceType: "card-account" } });
+    const program = await api("POST", "/card-programs", {
+      name: "Card accounts",
+      network: "mastercard",
+      type: "virtual",
+      currency: "NGN",
+      authorization: { fundingSourceType: "card-account" },
+    });
     const customers = (await api("GET", "/customers?limit=1")).body.data;
-    const funded = await api("POST", "/cards", { program: program.body.data.id, customer: customers[0].id, reference: "stress-card", amount: 100_000, debitSource: settlement.id });
+    const funded = await api("POST", "/cards", {
+      program: program.body.data.id,
+      customer: customers[0].id,
+      reference: "stress-card",
+      amount: 100_000,
+      debitSource: settlement.id,
+    });
     const stressCard = funded.body.data.id as string;
     const secrets = await api("GET", `/cards/${stressCard}/secrets`);
     await api("POST", `/cards/${stressCard}/activate`, { cvv: secrets.body.data.cvv, pin: "1357" });
-    const capture = (body: Record<string, unknown>) => api("POST", `/simulation/cards/${stressCard}/request-authorization/capture`, body);
+    const capture = (body: Record<string, unknown>) =>
+      api("POST", `/simulation/cards/${stressCard}/request-authorization/capture`, body);
 
     const replies = await Promise.all(Array.from({ length: 40 }, () => capture({ amount: 5_000, channel: "online" })));
     const approved = replies.filter((r) => r.body.data.status === "approved");
@@ -179,7 +269,9 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
     expect(balance).toMatchObject({ available: 0, ledger: 0, held: 0 });
 
     await api("POST", `/cards/${stressCard}/fund`, { amount: 10_000, debitSource: settlement.id });
-    const same = await Promise.all(Array.from({ length: 10 }, () => capture({ amount: 4_000, channel: "online", reference: "same-network-ref" })));
+    const same = await Promise.all(
+      Array.from({ length: 10 }, () => capture({ amount: 4_000, channel: "online", reference: "same-network-ref" })),
+    );
     expect(new Set(same.map((r) => r.body.data.id)).size).toBe(1);
     expect((await api("GET", `/cards/${stressCard}/funding-source/balance`)).body.data.available).toBe(6_000);
   });

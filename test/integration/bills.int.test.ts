@@ -23,12 +23,21 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
   let settlement: string;
   const receiver = new FakeReceiver();
 
-  const api = apiClient(() => platform.gatewayUrl, () => key);
+  const api = apiClient(
+    () => platform.gatewayUrl,
+    () => key,
+  );
   const available = async () => (await api("GET", `/accounts/${settlement}/balance`)).body.data.available as number;
   const booksBalance = async () => expect(await ledgerProblems((text) => db.query(text))).toEqual([]);
   /** The payment's event reached the business's webhook, and the account log shows its debit (and refund). */
   const visible = async (paymentId: string, kind: string, logKinds: string[]) => {
-    await eventually(() => expect(receiver.received.filter((r) => r.json?.data?.id === paymentId).map((r) => r.json.event)).toContain(kind), 30_000);
+    await eventually(
+      () =>
+        expect(receiver.received.filter((r) => r.json?.data?.id === paymentId).map((r) => r.json.event)).toContain(
+          kind,
+        ),
+      30_000,
+    );
     const logs = (await api("GET", `/accounts/${settlement}/logs?filter=reference:${paymentId}`)).body.data;
     expect(logs.map((l: { kind: string }) => l.kind).sort()).toEqual([...logKinds].sort());
   };
@@ -39,16 +48,27 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
     platform = await startPlatform(database.url, KAFKA_BROKERS!, { BILL_BILLER_TIMEOUT_MS: "2000" });
     db = new pg.Client({ connectionString: database.url });
     await db.connect();
-    key = (await createBusiness(platform.gatewayUrl, platform.operatorToken, { name: "Bills Ltd", webhookUrl: receiver.url, signingKey: "bills-it-signing-key-0123456789" })).testKey;
+    key = (
+      await createBusiness(platform.gatewayUrl, platform.operatorToken, {
+        name: "Bills Ltd",
+        webhookUrl: receiver.url,
+        signingKey: "bills-it-signing-key-0123456789",
+      })
+    ).testKey;
     const account = await eventually(async () => {
       const list = await api("GET", "/accounts?filter=currency:NGN");
       expect(list.body.data).toHaveLength(1);
       return list.body.data[0];
     }, 30_000);
     settlement = account.id;
-    await api("POST", "/simulation/payments/pay-in", { accountNumber: account.depositChannels[0].accountNumber, amount: 1_000_000 });
+    await api("POST", "/simulation/payments/pay-in", {
+      accountNumber: account.depositChannels[0].accountNumber,
+      amount: 1_000_000,
+    });
     await eventually(async () => {
-      const { rowCount } = await db.query("SELECT 1 FROM dispatcher.webhooks WHERE url = $1 AND mode = 'test'", [receiver.url]);
+      const { rowCount } = await db.query("SELECT 1 FROM dispatcher.webhooks WHERE url = $1 AND mode = 'test'", [
+        receiver.url,
+      ]);
       expect(rowCount).toBe(1);
     }, 30_000);
   });
@@ -62,9 +82,19 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
 
   it("success: debited once through the engine's ledger, the token returned, payment.bill.completed delivered", async () => {
     const before = await available();
-    const paid = await api("POST", "/payments/bill", { product: ELECTRICITY, inputs: { meterNumber: "45000000001", amount: "150000" }, reference: "bill-ok" });
+    const paid = await api("POST", "/payments/bill", {
+      product: ELECTRICITY,
+      inputs: { meterNumber: "45000000001", amount: "150000" },
+      reference: "bill-ok",
+    });
     expect(paid.status).toBe(201);
-    expect(paid.body.data).toMatchObject({ status: "successful", amount: 150_000, fees: 10_000, account: settlement, methodData: { output: { token: expect.any(String) } } });
+    expect(paid.body.data).toMatchObject({
+      status: "successful",
+      amount: 150_000,
+      fees: 10_000,
+      account: settlement,
+      methodData: { output: { token: expect.any(String) } },
+    });
     expect(await available()).toBe(before - 160_000);
     await visible(paid.body.data.id, "payment.bill.completed", ["bill-debit"]);
     await booksBalance();
@@ -72,7 +102,10 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
 
   it("a biller failure refunds the debit and delivers payment.bill.failed", async () => {
     const before = await available();
-    const paid = await api("POST", "/payments/bill", { product: ELECTRICITY, inputs: { meterNumber: "45000001111", amount: "200000" } });
+    const paid = await api("POST", "/payments/bill", {
+      product: ELECTRICITY,
+      inputs: { meterNumber: "45000001111", amount: "200000" },
+    });
     expect(paid.body.data).toMatchObject({ status: "failed", failureReason: "biller-declined" });
     expect(await available()).toBe(before);
     await visible(paid.body.data.id, "payment.bill.failed", ["bill-debit", "bill-refund"]);
@@ -81,12 +114,29 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
 
   it("insufficient funds: failed without a biller call; a reused reference returns the first payment and debits once", async () => {
     const before = await available();
-    const broke = await api("POST", "/payments/bill", { product: ELECTRICITY, inputs: { meterNumber: "45000000002", amount: "50000000" } });
+    const broke = await api("POST", "/payments/bill", {
+      product: ELECTRICITY,
+      inputs: { meterNumber: "45000000002", amount: "50000000" },
+    });
     expect(broke.body.data).toMatchObject({ status: "failed", failureReason: "insufficient-funds" });
-    const { rowCount } = await db.query("SELECT 1 FROM bills.sandbox_orders WHERE reference = $1", [broke.body.data.id]);
+    const { rowCount } = await db.query("SELECT 1 FROM bills.sandbox_orders WHERE reference = $1", [
+      broke.body.data.id,
+    ]);
     expect(rowCount).toBe(0);
-    const first = await api("POST", "/payments/bill", { product: AIRTIME, inputs: { phoneNumber: "08031234567", amount: 10_000 }, reference: "airtime-1" });
-    const again = await Promise.all([1, 2, 3].map(() => api("POST", "/payments/bill", { product: AIRTIME, inputs: { phoneNumber: "08031234567", amount: 10_000 }, reference: "airtime-1" })));
+    const first = await api("POST", "/payments/bill", {
+      product: AIRTIME,
+      inputs: { phoneNumber: "08031234567", amount: 10_000 },
+      reference: "airtime-1",
+    });
+    const again = await Promise.all(
+      [1, 2, 3].map(() =>
+        api("POST", "/payments/bill", {
+          product: AIRTIME,
+          inputs: { phoneNumber: "08031234567", amount: 10_000 },
+          reference: "airtime-1",
+        }),
+      ),
+    );
     expect(again.map((r) => r.body.data.id)).toEqual([first.body.data.id, first.body.data.id, first.body.data.id]);
     expect(await available()).toBe(before - 10_000);
     await visible(broke.body.data.id, "payment.bill.failed", []);
@@ -96,7 +146,11 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
   it("killed between the debit and the biller call, the bill-service pays once after restart: no money lost or taken twice", async () => {
     const before = await available();
     await platform.restart("bill-service", { CARDHOLD_FAILPOINTS: "bill-service:after-debit" });
-    const attempt = await api("POST", "/payments/bill", { product: ELECTRICITY, inputs: { meterNumber: "45000000003", amount: "300000" }, reference: "bill-crash" });
+    const attempt = await api("POST", "/payments/bill", {
+      product: ELECTRICITY,
+      inputs: { meterNumber: "45000000003", amount: "300000" },
+      reference: "bill-crash",
+    });
     expect(attempt.status).toBe(503);
     const { rows } = await db.query("SELECT id, status FROM bills.payments WHERE reference = 'bill-crash'");
     expect(rows).toEqual([{ id: expect.stringMatching(/^p\./), status: "processing" }]);
@@ -118,10 +172,24 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
   it("unknown product or customer and bad inputs are clear 4xx answers that move nothing", async () => {
     const before = await available();
     expect((await api("POST", "/payments/bill", { product: "bp.11111111111111111", inputs: {} })).status).toBe(404);
-    expect((await api("POST", "/payments/bill", { product: ELECTRICITY, inputs: { meterNumber: "45000000001", amount: "150000" }, customer: "cus.11111111111111111" })).status).toBe(404);
-    const bad = await api("POST", "/payments/bill", { product: ELECTRICITY, inputs: { meterNumber: "12", amount: "1" } });
+    expect(
+      (
+        await api("POST", "/payments/bill", {
+          product: ELECTRICITY,
+          inputs: { meterNumber: "45000000001", amount: "150000" },
+          customer: "cus.11111111111111111",
+        })
+      ).status,
+    ).toBe(404);
+    const bad = await api("POST", "/payments/bill", {
+      product: ELECTRICITY,
+      inputs: { meterNumber: "12", amount: "1" },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["inputs.amount", "inputs.meterNumber"]);
+    expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      "inputs.amount",
+      "inputs.meterNumber",
+    ]);
     expect(await available()).toBe(before);
   });
 });

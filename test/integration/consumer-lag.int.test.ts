@@ -17,7 +17,13 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("consumer lag on the Kafka bus, as /metrics
   const group = `${service}.events`;
   const buses: Bus[] = [];
   const newBus = async () => {
-    const bus = createKafkaBus({ brokers: KAFKA_BROKERS!.split(","), clientId: service, logger, topics: [TOPICS.events], lagIntervalMs: 200 });
+    const bus = createKafkaBus({
+      brokers: KAFKA_BROKERS!.split(","),
+      clientId: service,
+      logger,
+      topics: [TOPICS.events],
+      lagIntervalMs: 200,
+    });
     buses.push(bus);
     await bus.start();
     return bus;
@@ -47,13 +53,16 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("consumer lag on the Kafka bus, as /metrics
     await Promise.all(buses.map((b) => b.stop()));
   });
 
-  const lag = async () => sampleOf(parseSamples(await registry.metrics()), "consumer_lag_messages", { group, topic: TOPICS.events });
+  const lag = async () =>
+    sampleOf(parseSamples(await registry.metrics()), "consumer_lag_messages", { group, topic: TOPICS.events });
 
   it("counts the messages a stuck group has not handled, then none once it catches up", async () => {
     // The new group first reads the topic from its beginning (earlier runs' messages): none left once it is through.
     await eventually(async () => expect(await lag()).toBe(0), 60_000);
     // One key, one partition: the handler holds the first message, and the other nine wait behind it.
-    await producer.publish(Array.from({ length: 10 }, (_, n) => ({ topic: TOPICS.events, key: `${run}-stuck`, value: { n } })));
+    await producer.publish(
+      Array.from({ length: 10 }, (_, n) => ({ topic: TOPICS.events, key: `${run}-stuck`, value: { n } })),
+    );
     await eventually(async () => expect(await lag()).toBe(10), 30_000);
     const samples = parseSamples(await registry.metrics());
     expect(sampleOf(samples, "consumer_lag_reading_age_seconds")).toBeLessThan(2);

@@ -11,7 +11,11 @@ const customer = (reference: string) => ({
   type: "individual",
   claims: {
     individualInformation: {
-      firstName: "Ada", lastName: "Obi", email: "ada@example.com", phoneNumber: "+2348012345678", dateOfBirth: "1990-01-31",
+      firstName: "Ada",
+      lastName: "Obi",
+      email: "ada@example.com",
+      phoneNumber: "+2348012345678",
+      dateOfBirth: "1990-01-31",
     },
   },
   verifications: ["tier-1"],
@@ -67,7 +71,11 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("customers against real Kafka and PostgreSQ
     await eventually(() => expect(topic.byKey(id)).toHaveLength(1));
     await new Promise((r) => setTimeout(r, 1_500));
     expect(topic.byKey(id)).toHaveLength(1);
-    expect(topic.byKey(id)[0]).toMatchObject({ type: "customer.created", mode: "test", data: { id, reference: "int-1" } });
+    expect(topic.byKey(id)[0]).toMatchObject({
+      type: "customer.created",
+      mode: "test",
+      data: { id, reference: "int-1" },
+    });
     const listed = await api("GET", "/customers?limit=5");
     expect(listed.body.data.map((c: { id: string }) => c.id)).toContain(id);
   });

@@ -31,7 +31,9 @@ export default async function setup(project: TestProject) {
       await postgres.stop();
     };
   } catch (error) {
-    console.error(`integration suite skipped: KAFKA_BROKERS and DATABASE_URL are not set and no containers could start (${(error as Error).message})`);
+    console.error(
+      `integration suite skipped: KAFKA_BROKERS and DATABASE_URL are not set and no containers could start (${(error as Error).message})`,
+    );
     project.provide("kafkaBrokers", undefined);
     project.provide("databaseUrl", undefined);
   }

@@ -12,7 +12,12 @@ const logger = pino({ level: "silent" });
 describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () => {
   const buses: Bus[] = [];
   const newBus = async () => {
-    const bus = createKafkaBus({ brokers: KAFKA_BROKERS!.split(","), clientId: "bus-it", logger, topics: [TOPICS.events] });
+    const bus = createKafkaBus({
+      brokers: KAFKA_BROKERS!.split(","),
+      clientId: "bus-it",
+      logger,
+      topics: [TOPICS.events],
+    });
     buses.push(bus);
     await bus.start();
     return bus;
@@ -44,7 +49,9 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
       });
     }
     const key = `${run}-order`;
-    await producer.publish(Array.from({ length: 20 }, (_, n) => ({ topic: TOPICS.events, key, value: { n }, id: `msg.${run}.${n}` })));
+    await producer.publish(
+      Array.from({ length: 20 }, (_, n) => ({ topic: TOPICS.events, key, value: { n }, id: `msg.${run}.${n}` })),
+    );
     for (const group of ["a", "b"]) {
       await eventually(() => expect(seen[group]).toHaveLength(20), 30_000);
       expect(seen[group]!.map((m) => (m.value as { n: number }).n)).toEqual([...Array(20).keys()]);
@@ -69,7 +76,11 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
   });
 
   const withAdmin = async <T>(use: (admin: Admin) => Promise<T>): Promise<T> => {
-    const admin = new Kafka({ clientId: "bus-it-admin", brokers: KAFKA_BROKERS!.split(","), logLevel: logLevel.NOTHING }).admin();
+    const admin = new Kafka({
+      clientId: "bus-it-admin",
+      brokers: KAFKA_BROKERS!.split(","),
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     try {
       return await use(admin);
@@ -83,13 +94,20 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
       const [topic] = await admin.fetchOffsets({ groupId: group, topics: [TOPICS.events] });
       return topic!.partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0);
     });
-  const endOffsets = () => withAdmin(async (admin) => (await admin.fetchTopicOffsets(TOPICS.events)).reduce((sum, p) => sum + Number(p.offset), 0));
+  const endOffsets = () =>
+    withAdmin(async (admin) =>
+      (await admin.fetchTopicOffsets(TOPICS.events)).reduce((sum, p) => sum + Number(p.offset), 0),
+    );
 
   it("commits what it handled while it runs, within two seconds (every 500 ms)", async () => {
     const group = `bus-it-${run}-commits`;
     const consumer = await newBus();
     const handled: IncomingMessage[] = [];
-    await consumer.subscribe({ group, topics: [TOPICS.events], batchHandler: async (messages) => void handled.push(...messages) });
+    await consumer.subscribe({
+      group,
+      topics: [TOPICS.events],
+      batchHandler: async (messages) => void handled.push(...messages),
+    });
     const key = `${run}-commits`;
     for (let n = 0; n < 30; n++) await producer.publish([{ topic: TOPICS.events, key, value: { n } }]);
     await eventually(() => expect(handled.filter((m) => m.key === key)).toHaveLength(30), 30_000);
@@ -103,14 +121,22 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
     const key = `${run}-restart`;
     const first = await newBus();
     const firstSeen: number[] = [];
-    await first.subscribe({ group, topics: [TOPICS.events], handler: async (m) => void (m.key === key && firstSeen.push((m.value as { n: number }).n)) });
+    await first.subscribe({
+      group,
+      topics: [TOPICS.events],
+      handler: async (m) => void (m.key === key && firstSeen.push((m.value as { n: number }).n)),
+    });
     await producer.publish(Array.from({ length: 5 }, (_, n) => ({ topic: TOPICS.events, key, value: { n } })));
     await eventually(() => expect(firstSeen).toHaveLength(5), 30_000);
     await first.stop();
     await producer.publish(Array.from({ length: 3 }, (_, n) => ({ topic: TOPICS.events, key, value: { n: 5 + n } })));
     const second = await newBus();
     const secondSeen: number[] = [];
-    await second.subscribe({ group, topics: [TOPICS.events], handler: async (m) => void (m.key === key && secondSeen.push((m.value as { n: number }).n)) });
+    await second.subscribe({
+      group,
+      topics: [TOPICS.events],
+      handler: async (m) => void (m.key === key && secondSeen.push((m.value as { n: number }).n)),
+    });
     await eventually(() => expect(secondSeen).toEqual([5, 6, 7]), 30_000);
   });
 });

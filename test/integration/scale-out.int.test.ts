@@ -20,8 +20,20 @@ interface Sent {
 const report = (line: string) => process.stdout.write(`${line}\n`);
 
 const individual = (n: string) => ({
-  name: `Holder ${n}`, reference: `holder-${n}`, type: "individual", verifications: ["tier-2"], metadata: {},
-  claims: { individualInformation: { firstName: "Holder", lastName: n, email: `h${n}@example.com`, phoneNumber: "+2348012345678", dateOfBirth: "1990-05-01" } },
+  name: `Holder ${n}`,
+  reference: `holder-${n}`,
+  type: "individual",
+  verifications: ["tier-2"],
+  metadata: {},
+  claims: {
+    individualInformation: {
+      firstName: "Holder",
+      lastName: n,
+      email: `h${n}@example.com`,
+      phoneNumber: "+2348012345678",
+      dateOfBirth: "1990-05-01",
+    },
+  },
 });
 
 /** Authorizations whose reversal reached the receiver before their closing: per-resource order broken. */
@@ -55,11 +67,19 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("scale-out: two instances of every service"
   const receiver = new FakeReceiver();
   const sent: Sent[] = [];
 
-  const via = (gateway: number) => apiClient(() => platform.gatewayUrls[gateway]!, () => key);
+  const via = (gateway: number) =>
+    apiClient(
+      () => platform.gatewayUrls[gateway]!,
+      () => key,
+    );
   const query = (text: string) => db.query(text);
 
   /** Sends `ops` with `concurrency` at a time, request i through gateway i % 2; a cut-off request counts as status 0. */
-  async function runLoad(ops: Array<Omit<Sent, "gateway" | "at" | "reply"> & { path: string; body: unknown }>, concurrency: number, onReply?: (done: number) => void) {
+  async function runLoad(
+    ops: Array<Omit<Sent, "gateway" | "at" | "reply"> & { path: string; body: unknown }>,
+    concurrency: number,
+    onReply?: (done: number) => void,
+  ) {
     let next = 0;
     let done = 0;
     const worker = async () => {
@@ -68,7 +88,10 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("scale-out: two instances of every service"
         const op = ops[i]!;
         const gateway = i % platform.gatewayUrls.length;
         const at = Date.now();
-        const reply = await via(gateway)("POST", op.path, op.body).catch((error: Error) => ({ status: 0, body: { message: error.message } }));
+        const reply = await via(gateway)("POST", op.path, op.body).catch((error: Error) => ({
+          status: 0,
+          body: { message: error.message },
+        }));
         sent.push({ op: op.op, gateway, at, reply });
         onReply?.(++done);
       }
@@ -96,7 +119,11 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("scale-out: two instances of every service"
     report(`twelve instances ready ${platform.startedInMs} ms after they were spawned together`);
     db = new pg.Client({ connectionString: database.url });
     await db.connect();
-    ({ testKey: key, businessId } = await createBusiness(platform.gatewayUrls[0]!, platform.operatorToken, { name: "Scale Ltd", webhookUrl: receiver.url, signingKey: "scale-out-signing-key-0123456789" }));
+    ({ testKey: key, businessId } = await createBusiness(platform.gatewayUrls[0]!, platform.operatorToken, {
+      name: "Scale Ltd",
+      webhookUrl: receiver.url,
+      signingKey: "scale-out-signing-key-0123456789",
+    }));
     const api = via(1);
     const customer = (await api("POST", "/customers", individual("0"))).body.data.id as string;
     const [account] = await eventually(async () => {
@@ -104,16 +131,28 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("scale-out: two instances of every service"
       expect(list.body.data).toHaveLength(1);
       return list.body.data;
     }, 30_000);
-    await api("POST", "/simulation/payments/pay-in", { accountNumber: account.depositChannels[0].accountNumber, amount: 100_000_000, reference: "funding" });
-    const program = (await api("POST", "/card-programs", { name: "Virtual NGN", network: "verve", type: "virtual", currency: "NGN" })).body.data.id;
+    await api("POST", "/simulation/payments/pay-in", {
+      accountNumber: account.depositChannels[0].accountNumber,
+      amount: 100_000_000,
+      reference: "funding",
+    });
+    const program = (
+      await api("POST", "/card-programs", { name: "Virtual NGN", network: "verve", type: "virtual", currency: "NGN" })
+    ).body.data.id;
     for (let n = 0; n < 4; n++) {
-      const card = (await via(n % 2)("POST", "/cards", { program, customer, reference: `card-${n}` })).body.data.id as string;
+      const card = (await via(n % 2)("POST", "/cards", { program, customer, reference: `card-${n}` })).body.data
+        .id as string;
       const secrets = await via((n + 1) % 2)("GET", `/cards/${card}/secrets`);
-      expect((await via(n % 2)("POST", `/cards/${card}/activate`, { cvv: secrets.body.data.cvv, pin: "2468" })).body.data.status).toBe("active");
+      expect(
+        (await via(n % 2)("POST", `/cards/${card}/activate`, { cvv: secrets.body.data.cvv, pin: "2468" })).body.data
+          .status,
+      ).toBe("active");
       cards.push(card);
     }
     await eventually(async () => {
-      const { rowCount } = await db.query("SELECT 1 FROM dispatcher.webhooks WHERE url = $1 AND mode = 'test'", [receiver.url]);
+      const { rowCount } = await db.query("SELECT 1 FROM dispatcher.webhooks WHERE url = $1 AND mode = 'test'", [
+        receiver.url,
+      ]);
       expect(rowCount).toBe(1);
     }, 30_000);
   });
@@ -139,12 +178,22 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("scale-out: two instances of every service"
 
   it("a key revoked on one gateway is refused by the other within a second", async () => {
     const admin = { "content-type": "application/json", "x-operator-token": platform.operatorToken };
-    const made = await fetch(`${platform.gatewayUrls[0]}/admin/businesses/${businessId}/keys`, { method: "POST", headers: admin, body: JSON.stringify({ mode: "test" }) });
+    const made = await fetch(`${platform.gatewayUrls[0]}/admin/businesses/${businessId}/keys`, {
+      method: "POST",
+      headers: admin,
+      body: JSON.stringify({ mode: "test" }),
+    });
     const extra = ((await made.json()) as { data: { id: string; key: string } }).data;
-    const statusVia = (gateway: number) => fetch(`${platform.gatewayUrls[gateway]}/customers?limit=1`, { headers: { authorization: `Bearer ${extra.key}` } }).then((r) => r.status);
+    const statusVia = (gateway: number) =>
+      fetch(`${platform.gatewayUrls[gateway]}/customers?limit=1`, {
+        headers: { authorization: `Bearer ${extra.key}` },
+      }).then((r) => r.status);
     expect([await statusVia(0), await statusVia(1)]).toEqual([200, 200]); // both gateways now hold it in their caches
     const revokedAt = Date.now();
-    await fetch(`${platform.gatewayUrls[0]}/admin/businesses/${businessId}/keys/${extra.id}`, { method: "DELETE", headers: admin });
+    await fetch(`${platform.gatewayUrls[0]}/admin/businesses/${businessId}/keys/${extra.id}`, {
+      method: "DELETE",
+      headers: admin,
+    });
     expect(await statusVia(0)).toBe(401);
     await eventually(async () => expect(await statusVia(1)).toBe(401), 3_000);
     const refusedAfterMs = Date.now() - revokedAt;
@@ -154,12 +203,23 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("scale-out: two instances of every service"
 
   it("decides a mixed load sent through both gateways in turn, each authorization once", async () => {
     const startedAt = Date.now();
-    const customers = Array.from({ length: 10 }, (_, i) => ({ op: "customer" as const, path: "/customers", body: individual(`load-${i}`) }));
+    const customers = Array.from({ length: 10 }, (_, i) => ({
+      op: "customer" as const,
+      path: "/customers",
+      body: individual(`load-${i}`),
+    }));
     await runLoad([...captures(100, "load"), ...customers], 8);
     const replies = sent.filter((s) => s.at >= startedAt);
     report(`mixed load: ${replies.length} requests in ${Date.now() - startedAt} ms`);
-    const unexpected = replies.filter((s) => s.reply.status >= 300 || (s.op === "capture" && s.reply.body.data.status !== "approved") || (s.op === "reverse" && s.reply.body.data.status !== "reversed"));
-    expect(unexpected.map((s) => `${s.op} via ${s.gateway}: ${s.reply.status} ${JSON.stringify(s.reply.body)}`)).toEqual([]);
+    const unexpected = replies.filter(
+      (s) =>
+        s.reply.status >= 300 ||
+        (s.op === "capture" && s.reply.body.data.status !== "approved") ||
+        (s.op === "reverse" && s.reply.body.data.status !== "reversed"),
+    );
+    expect(
+      unexpected.map((s) => `${s.op} via ${s.gateway}: ${s.reply.status} ${JSON.stringify(s.reply.body)}`),
+    ).toEqual([]);
     expect(new Set(replies.map((s) => s.gateway))).toEqual(new Set([0, 1]));
   });
 
@@ -168,7 +228,9 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("scale-out: two instances of every service"
     let killedAt = Infinity;
     const kill = async () => {
       killedAt = Date.now();
-      await Promise.all(["authorization-engine-1", "event-dispatcher-1"].map((id) => platform.instance(id).process!.kill("SIGKILL")));
+      await Promise.all(
+        ["authorization-engine-1", "event-dispatcher-1"].map((id) => platform.instance(id).process!.kill("SIGKILL")),
+      );
     };
     let killing: Promise<void> | undefined;
     await runLoad(captures(60, "kill"), 6, (done) => {
@@ -177,10 +239,13 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("scale-out: two instances of every service"
     await killing;
     const replies = sent.filter((s) => s.at >= startedAt);
     const outcomes = replies.reduce<Record<string, number>>((n, s) => {
-      const key = `${s.reply.status} ${s.reply.body?.data?.status ?? s.reply.body?.code ?? ""} ${s.reply.body?.data?.decisionType ?? ""}`.trim();
+      const key =
+        `${s.reply.status} ${s.reply.body?.data?.status ?? s.reply.body?.code ?? ""} ${s.reply.body?.data?.decisionType ?? ""}`.trim();
       return { ...n, [key]: (n[key] ?? 0) + 1 };
     }, {});
-    report(`load with the kill: ${replies.length} requests in ${Date.now() - startedAt} ms: ${JSON.stringify(outcomes)}`);
+    report(
+      `load with the kill: ${replies.length} requests in ${Date.now() - startedAt} ms: ${JSON.stringify(outcomes)}`,
+    );
     // Only a request under way in a killed engine may be cut off (502 from the balancer); everything after is decided.
     const after = replies.filter((s) => s.at > killedAt + 500);
     expect(after.length).toBeGreaterThan(20);
@@ -207,7 +272,11 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("scale-out: two instances of every service"
     const perEvent = new Map<string, number>();
     for (const e of envelopes) perEvent.set(e.metadata.event, (perEvent.get(e.metadata.event) ?? 0) + 1);
     const duplicates = [...perEvent.values()].filter((n) => n > 1).reduce((sum, n) => sum + n - 1, 0);
-    const { rows: byStatus } = await db.query("SELECT status, count(*)::int AS n FROM engine.authorizations GROUP BY status ORDER BY status");
-    report(`${perEvent.size} distinct events received, ${duplicates} duplicate deliveries; authorizations: ${JSON.stringify(byStatus)}`);
+    const { rows: byStatus } = await db.query(
+      "SELECT status, count(*)::int AS n FROM engine.authorizations GROUP BY status ORDER BY status",
+    );
+    report(
+      `${perEvent.size} distinct events received, ${duplicates} duplicate deliveries; authorizations: ${JSON.stringify(byStatus)}`,
+    );
   });
 });

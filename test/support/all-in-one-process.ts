@@ -29,15 +29,22 @@ export interface StartOptions {
 /** Starts `cardhold dev` and waits for the lines that print its URL and test key; rejects with its output otherwise. */
 export async function startAllInOneProcess(opts: StartOptions): Promise<AllInOneProcess> {
   await ensureBuilt();
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--enable-source-maps", "apps/cli/dist/main.js", "dev"], {
-    cwd: ROOT,
-    env: { ...process.env, ...opts.env, DATA_DIR: opts.dataDir, PORT: String(opts.port) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), "--enable-source-maps", "apps/cli/dist/main.js", "dev"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...opts.env, DATA_DIR: opts.dataDir, PORT: String(opts.port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const ready = new Promise<{ url: string; testKey: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`cardhold dev was not ready within ${opts.readyTimeoutMs ?? 60_000} ms:\n${output}`)), opts.readyTimeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`cardhold dev was not ready within ${opts.readyTimeoutMs ?? 60_000} ms:\n${output}`)),
+      opts.readyTimeoutMs ?? 60_000,
+    );
     const look = () => {
       const url = /Cardhold is running at (\S+)/.exec(output)?.[1];
       const testKey = /test key: (sk\.test\.\S+)/.exec(output)?.[1];
@@ -120,7 +127,8 @@ const signal = (pid: number, name: NodeJS.Signals) => {
 async function waitGone(pids: number[], timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (pids.some((pid) => !isGone(pid))) {
-    if (Date.now() > deadline) throw new Error(`processes still running after SIGKILL: ${pids.filter((p) => !isGone(p)).join(", ")}`);
+    if (Date.now() > deadline)
+      throw new Error(`processes still running after SIGKILL: ${pids.filter((p) => !isGone(p)).join(", ")}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -16,7 +16,11 @@ export function apiClient(baseUrl: () => string, key: () => string) {
 }
 
 /** POST /admin/businesses with the operator token: the new business's id and test key. */
-export async function createBusiness(baseUrl: string, operatorToken: string, body: { name: string; webhookUrl: string; signingKey?: string }) {
+export async function createBusiness(
+  baseUrl: string,
+  operatorToken: string,
+  body: { name: string; webhookUrl: string; signingKey?: string },
+) {
   const res = await fetch(`${baseUrl}/admin/businesses`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-operator-token": operatorToken },

@@ -12,6 +12,8 @@ let built: Promise<void> | undefined;
 export function ensureBuilt(): Promise<void> {
   // Set by the test runs' global setup, which built before any worker started.
   if (process.env.CARDHOLD_BUILT === "1") return Promise.resolve();
-  built ??= promisify(execFile)(process.execPath, ["scripts/build.mjs", "--quiet"], { cwd: ROOT }).then(() => undefined);
+  built ??= promisify(execFile)(process.execPath, ["scripts/build.mjs", "--quiet"], { cwd: ROOT }).then(
+    () => undefined,
+  );
   return built;
 }

@@ -75,7 +75,16 @@ export interface Incident {
   ms: number;
 }
 
-export const emptyStats = (): LoadStats => ({ sent: 0, answered: 0, cutOff: 0, timedOut: 0, outcomes: {}, errors: [], cut: [], incidents: [] });
+export const emptyStats = (): LoadStats => ({
+  sent: 0,
+  answered: 0,
+  cutOff: 0,
+  timedOut: 0,
+  outcomes: {},
+  errors: [],
+  cut: [],
+  incidents: [],
+});
 
 export function addStats(into: LoadStats, from: LoadStats): void {
   into.sent += from.sent;
@@ -107,7 +116,12 @@ const BILL_PRODUCTS = [
 ];
 
 /** The sandbox biller's test numbers by their last four digits: declined, slow, pending → ok, pending → declined. */
-const SPECIAL_ENDINGS: Array<[string, number]> = [["1111", 0.08], ["2222", 0.04], ["3333", 0.05], ["4444", 0.05]];
+const SPECIAL_ENDINGS: Array<[string, number]> = [
+  ["1111", 0.08],
+  ["2222", 0.04],
+  ["3333", 0.05],
+  ["4444", 0.05],
+];
 
 /** By default at most this many workers wait on bill payments at once (the rest keep the card flows busy). */
 const MAX_BILLS_IN_FLIGHT = 3;
@@ -136,11 +150,14 @@ function loadOperations(ctx: LoadContext, stats: LoadStats): { next: () => Promi
       const ms = Date.now() - sentAt;
       const data = reply.body?.data;
       if (reply.status >= 500 || ms > LATE_ANSWER_MS) {
-        const decided = data?.decisionType ? `${data.status} ${data.decisionType} ${data.statusReason ?? ""}`.trim() : undefined;
+        const decided = data?.decisionType
+          ? `${data.status} ${data.decisionType} ${data.statusReason ?? ""}`.trim()
+          : undefined;
         stats.incidents.push({ sentAt, op, outcome: reply.status, code: reply.body?.code, decided, ms });
       }
       count(`${op} ${reply.status} ${data?.status ?? reply.body?.code ?? ""}`.trim());
-      if (reply.status >= 500) stats.errors.push(`${op} ${method} ${path} → ${reply.status} ${JSON.stringify(reply.body)}`);
+      if (reply.status >= 500)
+        stats.errors.push(`${op} ${method} ${path} → ${reply.status} ${JSON.stringify(reply.body)}`);
       return reply;
     } catch (error) {
       const err = error as Error;
@@ -165,20 +182,34 @@ function loadOperations(ctx: LoadContext, stats: LoadStats): { next: () => Promi
 
   const remember = (card: string, reply: Reply | undefined) => {
     const data = reply?.body?.data;
-    if (reply?.status === 200 && data?.type === "capture" && data.status === "approved") ctx.approved.push({ id: data.id, card });
+    if (reply?.status === 200 && data?.type === "capture" && data.status === "approved")
+      ctx.approved.push({ id: data.id, card });
   };
 
-  const takeApproved = () => ctx.approved.length > 0 ? ctx.approved.splice(Math.floor(random() * ctx.approved.length), 1)[0] : undefined;
+  const takeApproved = () =>
+    ctx.approved.length > 0 ? ctx.approved.splice(Math.floor(random() * ctx.approved.length), 1)[0] : undefined;
 
   const captureNew = async () => {
     const card = pick(ctx.cards);
-    remember(card, await simulate("capture", card, "capture", { amount: between(1_000, 50_000), fees: between(0, 500), channel: pick(["online", "pos"]) }));
+    remember(
+      card,
+      await simulate("capture", card, "capture", {
+        amount: between(1_000, 50_000),
+        fees: between(0, 500),
+        channel: pick(["online", "pos"]),
+      }),
+    );
   };
 
   const updateEarlier = async () => {
     const capture = takeApproved();
     if (!capture) return captureNew();
-    const body = { authorization: capture.id, updateAmount: between(1_000, 60_000), updateFees: between(0, 500), channel: "online" };
+    const body = {
+      authorization: capture.id,
+      updateAmount: between(1_000, 60_000),
+      updateFees: between(0, 500),
+      channel: "online",
+    };
     remember(capture.card, await simulate("update", capture.card, "update-capture", body));
   };
 
@@ -260,7 +291,11 @@ export function startPacedLoad(ctx: LoadContext, perSecond: number, maxInFlight 
   const driver = (async () => {
     while (!stopped) {
       const due = started + (ticks++ * 1_000) / perSecond;
-      if (due > Date.now()) await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, due - Date.now()); });
+      if (due > Date.now())
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, due - Date.now());
+        });
       if (stopped) break;
       if (inFlight.size >= maxInFlight) {
         stats.outcomes.skipped = (stats.outcomes.skipped ?? 0) + 1;
@@ -272,5 +307,11 @@ export function startPacedLoad(ctx: LoadContext, perSecond: number, maxInFlight 
     await Promise.all(inFlight);
     return stats;
   })();
-  return { stop: () => { stopped = true; wake(); }, finished: driver };
+  return {
+    stop: () => {
+      stopped = true;
+      wake();
+    },
+    finished: driver,
+  };
 }

@@ -14,7 +14,14 @@ export function eventMessage(
     businessId,
     mode: "test",
     occurredAt: new Date().toISOString(),
-    data: { resourceId, envelope: { event: kind, data: { id: resourceId, ...data }, metadata: { sentAt: new Date().toISOString(), event: eventId } } },
+    data: {
+      resourceId,
+      envelope: {
+        event: kind,
+        data: { id: resourceId, ...data },
+        metadata: { sentAt: new Date().toISOString(), event: eventId },
+      },
+    },
   };
   return { topic: TOPICS.events, key: resourceId, value, id: `msg.${eventId}`, eventId, resourceId };
 }

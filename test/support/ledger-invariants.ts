@@ -4,7 +4,9 @@
  * exactly what its authorizations hold, and no row points to one that does not exist (the engine's hot rows carry no
  * foreign keys: migrations/002). Returns the problems found (empty when all hold).
  */
-export async function ledgerProblems(query: (text: string) => Promise<{ rows: Array<Record<string, unknown>> }>): Promise<string[]> {
+export async function ledgerProblems(
+  query: (text: string) => Promise<{ rows: Array<Record<string, unknown>> }>,
+): Promise<string[]> {
   const problems: string[] = [];
   const unbalanced = await query(
     "SELECT movement_id, sum(amount)::bigint AS total FROM engine.ledger_entries GROUP BY movement_id HAVING sum(amount) <> 0",
@@ -21,15 +23,22 @@ export async function ledgerProblems(query: (text: string) => Promise<{ rows: Ar
        FROM engine.accounts a WHERE a.role NOT IN ('network-clearing', 'external')
         AND a.posted <> (SELECT COALESCE(sum(amount), 0) FROM engine.ledger_entries e WHERE e.account_id = a.id)`,
   );
-  for (const r of drift.rows) problems.push(`account ${String(r.id)} posts ${String(r.posted)} but its entries sum to ${String(r.entries)}`);
-  const negative = await query("SELECT id, posted, held FROM engine.accounts WHERE role NOT IN ('network-clearing', 'external') AND (posted - held < 0 OR held < 0)");
-  for (const r of negative.rows) problems.push(`account ${String(r.id)} has posted ${String(r.posted)} and held ${String(r.held)}`);
+  for (const r of drift.rows)
+    problems.push(`account ${String(r.id)} posts ${String(r.posted)} but its entries sum to ${String(r.entries)}`);
+  const negative = await query(
+    "SELECT id, posted, held FROM engine.accounts WHERE role NOT IN ('network-clearing', 'external') AND (posted - held < 0 OR held < 0)",
+  );
+  for (const r of negative.rows)
+    problems.push(`account ${String(r.id)} has posted ${String(r.posted)} and held ${String(r.held)}`);
   const holds = await query(
     `SELECT a.id, a.held, COALESCE(h.held, 0) AS by_authorizations FROM engine.accounts a
        LEFT JOIN (SELECT account_id, sum(held) AS held FROM engine.authorizations GROUP BY account_id) h ON h.account_id = a.id
       WHERE a.held <> COALESCE(h.held, 0)`,
   );
-  for (const r of holds.rows) problems.push(`account ${String(r.id)} holds ${String(r.held)} but its authorizations hold ${String(r.by_authorizations)}`);
+  for (const r of holds.rows)
+    problems.push(
+      `account ${String(r.id)} holds ${String(r.held)} but its authorizations hold ${String(r.by_authorizations)}`,
+    );
   const stuck = await query("SELECT id FROM engine.authorizations WHERE held > 0 AND decision_due_at IS NULL");
   for (const r of stuck.rows) problems.push(`authorization ${String(r.id)} still holds funds after it was decided`);
   const dangling = await query(

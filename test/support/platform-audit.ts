@@ -23,12 +23,15 @@ export async function stillBusy(query: Query): Promise<string[]> {
   const pending = await rows("SELECT id FROM engine.authorizations WHERE status = 'pending'");
   if (pending.length) busy.push(`${pending.length} authorizations pending: ${pending.map((r) => r.id).join(", ")}`);
   const payments = await rows("SELECT id, status FROM bills.payments WHERE status NOT IN ('successful', 'failed')");
-  if (payments.length) busy.push(`${payments.length} payments not final: ${payments.map((r) => `${r.id} ${r.status}`).join(", ")}`);
+  if (payments.length)
+    busy.push(`${payments.length} payments not final: ${payments.map((r) => `${r.id} ${r.status}`).join(", ")}`);
   for (const schema of SERVICE_SCHEMAS) {
     const [outbox] = await rows(`SELECT count(*)::int AS n FROM ${schema}.outbox`);
     if (outbox!.n) busy.push(`${outbox!.n} unpublished messages in ${schema}.outbox`);
   }
-  const [deliveries] = await rows("SELECT count(*)::int AS n FROM dispatcher.deliveries WHERE status IN ('pending', 'delivering')");
+  const [deliveries] = await rows(
+    "SELECT count(*)::int AS n FROM dispatcher.deliveries WHERE status IN ('pending', 'delivering')",
+  );
   if (deliveries!.n) busy.push(`${deliveries!.n} deliveries not done`);
   return busy;
 }
@@ -40,13 +43,18 @@ export async function stillBusy(query: Query): Promise<string[]> {
  */
 export async function missingFinalEvents(query: Query, received: ReceivedEnvelope[]): Promise<string[]> {
   const rows = async (text: string) => (await query(text)).rows;
-  const seen = new Set(received.map((e) => `${e.event} ${e.data?.id} ${e.data?.status} ${e.data?.amount} ${e.data?.fees}`));
+  const seen = new Set(
+    received.map((e) => `${e.event} ${e.data?.id} ${e.data?.status} ${e.data?.amount} ${e.data?.fees}`),
+  );
   const missing: string[] = [];
   // A check ends without an event (only captures send card.authorization.closed); a reversal ends with an update.
-  const captures = await rows("SELECT id, status, amount, fees FROM engine.authorizations WHERE type = 'capture' AND status <> 'pending'");
+  const captures = await rows(
+    "SELECT id, status, amount, fees FROM engine.authorizations WHERE type = 'capture' AND status <> 'pending'",
+  );
   for (const a of captures) {
     const kind = a.status === "reversed" ? "card.authorization.update" : "card.authorization.closed";
-    if (!seen.has(`${kind} ${a.id} ${a.status} ${a.amount} ${a.fees}`)) missing.push(`${kind} for ${a.id} (${a.status}, ${a.amount} + ${a.fees})`);
+    if (!seen.has(`${kind} ${a.id} ${a.status} ${a.amount} ${a.fees}`))
+      missing.push(`${kind} for ${a.id} (${a.status}, ${a.amount} + ${a.fees})`);
   }
   const paymentEvents = new Set(received.map((e) => `${e.event} ${e.data?.id}`));
   const payments = await rows("SELECT id, status FROM bills.payments WHERE status IN ('successful', 'failed')");
@@ -56,7 +64,8 @@ export async function missingFinalEvents(query: Query, received: ReceivedEnvelop
   }
   const ids = new Set(received.map((e) => e.metadata?.event));
   const events = await rows("SELECT id, kind, resource_id FROM dispatcher.events WHERE policy = 'notification'");
-  for (const e of events) if (!ids.has(e.id)) missing.push(`event ${e.id} (${e.kind} of ${e.resource_id}) never received`);
+  for (const e of events)
+    if (!ids.has(e.id)) missing.push(`event ${e.id} (${e.kind} of ${e.resource_id}) never received`);
   return missing;
 }
 
@@ -72,8 +81,14 @@ export async function paymentMoneyProblems(query: Query): Promise<string[]> {
   const problems: string[] = [];
   for (const p of payments) {
     const net = Number(p.net);
-    const ok = p.status === "successful" ? p.debits === 1 && p.refunds === 0 && net === -Number(p.total) : p.refunds === p.debits && p.debits <= 1 && net === 0;
-    if (!ok) problems.push(`payment ${p.id} ${p.status} (${p.failure_reason}): ${p.debits} debits, ${p.refunds} refunds, net ${net} of ${p.total}`);
+    const ok =
+      p.status === "successful"
+        ? p.debits === 1 && p.refunds === 0 && net === -Number(p.total)
+        : p.refunds === p.debits && p.debits <= 1 && net === 0;
+    if (!ok)
+      problems.push(
+        `payment ${p.id} ${p.status} (${p.failure_reason}): ${p.debits} debits, ${p.refunds} refunds, net ${net} of ${p.total}`,
+      );
   }
   return problems;
 }

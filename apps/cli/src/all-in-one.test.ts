@@ -18,7 +18,8 @@ afterAll(async () => {
 const call = (method: string, path: string, opts: GatewayCall = {}) => callGateway(platform.url, method, path, opts);
 
 const fixture = async () =>
-  JSON.parse(await readFile(new URL("../../../test/fixtures/customer-create-response.json", import.meta.url), "utf8")).data;
+  JSON.parse(await readFile(new URL("../../../test/fixtures/customer-create-response.json", import.meta.url), "utf8"))
+    .data;
 
 async function customerBody(reference: string) {
   const record = await fixture();
@@ -47,15 +48,24 @@ describe("gateway", () => {
     expect((await call("GET", "/ready")).body).toMatchObject({ status: "ready" });
     expect((await call("GET", "/metrics")).status).toBe(401);
     expect((await call("GET", "/metrics", { key: platform.defaultBusiness.testKey })).status).toBe(401);
-    expect((await call("GET", "/metrics", { headers: { "x-operator-token": OPERATOR_TOKEN } })).body).toContain("http_requests_total");
+    expect((await call("GET", "/metrics", { headers: { "x-operator-token": OPERATOR_TOKEN } })).body).toContain(
+      "http_requests_total",
+    );
     const doc = (await call("GET", "/openapi.json")).body;
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.paths["/customers"].post.requestBody).toBeDefined();
     expect(doc.paths["/webhooks/{id}/secret/roll"].post).toBeDefined();
     expect(doc.paths["/events/{id}/retry"].post).toBeDefined();
-    expect(doc.paths["/cards"].post.requestBody.content["application/json"].schema.required).toEqual(["program", "customer", "reference"]);
+    expect(doc.paths["/cards"].post.requestBody.content["application/json"].schema.required).toEqual([
+      "program",
+      "customer",
+      "reference",
+    ]);
     expect(doc.paths["/simulation/cards/{id}/request-authorization/capture"].post).toBeDefined();
-    expect(doc.paths["/payments/bill"].post.requestBody.content["application/json"].schema.required).toEqual(["product", "inputs"]);
+    expect(doc.paths["/payments/bill"].post.requestBody.content["application/json"].schema.required).toEqual([
+      "product",
+      "inputs",
+    ]);
     expect((await call("GET", "/docs")).body).toContain("/customers");
   });
 
@@ -68,9 +78,15 @@ describe("gateway", () => {
   });
 
   it("guards the admin endpoint with the operator token", async () => {
-    const res = await call("POST", "/admin/businesses", { headers: { "x-operator-token": "wrong-token-wrong-token" }, body: {} });
+    const res = await call("POST", "/admin/businesses", {
+      headers: { "x-operator-token": "wrong-token-wrong-token" },
+      body: {},
+    });
     expect(res.status).toBe(401);
-    const bad = await call("POST", "/admin/businesses", { headers: { "x-operator-token": OPERATOR_TOKEN }, body: { name: "" } });
+    const bad = await call("POST", "/admin/businesses", {
+      headers: { "x-operator-token": OPERATOR_TOKEN },
+      body: { name: "" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["name", "webhookUrl"]);
   });
@@ -91,14 +107,20 @@ describe("gateway", () => {
       "x-internal-token": "forged",
       "x-key-id": "key.forged",
     };
-    const created = await call("POST", "/customers", { key: testKey, headers: forged, body: await customerBody("in-process-1") });
+    const created = await call("POST", "/customers", {
+      key: testKey,
+      headers: forged,
+      body: await customerBody("in-process-1"),
+    });
     expect(created.status).toBe(201);
     const id = created.body.data.id as string;
     expect((await call("GET", `/customers/${id}`, { key: testKey })).status).toBe(200);
     expect((await call("GET", `/customers/${id}`, { key: other.testKey })).status).toBe(404);
 
     const logs = await call("GET", "/logs?limit=5", { key: testKey });
-    const logged = logs.body.data.find((l: { path: string; method: string }) => l.method === "POST" && l.path === "/customers");
+    const logged = logs.body.data.find(
+      (l: { path: string; method: string }) => l.method === "POST" && l.path === "/customers",
+    );
     expect(logged).toMatchObject({ status: 201, responseBody: { data: { id, reference: "in-process-1" } } });
   });
 
@@ -108,7 +130,10 @@ describe("gateway", () => {
     const badJson = await call("POST", "/customers", { key: testKey, raw: "{not json" });
     expect(badJson.status).toBe(400);
     expect(badJson.body.code).toBe("invalid-json");
-    const huge = await call("POST", "/customers", { key: testKey, raw: JSON.stringify({ name: "x".repeat(2_000_000) }) });
+    const huge = await call("POST", "/customers", {
+      key: testKey,
+      raw: JSON.stringify({ name: "x".repeat(2_000_000) }),
+    });
     expect(huge.status).toBe(413);
   });
 
@@ -119,12 +144,21 @@ describe("gateway", () => {
       Array.from({ length: 200 }, (_, i) =>
         call("POST", "/card-programs", {
           key: testKey,
-          body: { name: "P", network: "verve", type: "virtual", currency: "NGN", authorization: { webhook: `wh.1111111111111111${(i % 9) + 1}` } },
+          body: {
+            name: "P",
+            network: "verve",
+            type: "virtual",
+            currency: "NGN",
+            authorization: { webhook: `wh.1111111111111111${(i % 9) + 1}` },
+          },
         }),
       ),
     );
     expect(new Set(unknown.map((r) => r.status))).toEqual(new Set([404]));
-    const account = await call("POST", "/accounts", { key: testKey, body: { type: "customer", customer: "cus.11111111111111111", currency: "NGN", name: "x" } });
+    const account = await call("POST", "/accounts", {
+      key: testKey,
+      body: { type: "customer", customer: "cus.11111111111111111", currency: "NGN", name: "x" },
+    });
     expect([400, 404]).toContain(account.status);
     expect(Date.now() - started).toBeLessThan(2_500); // each used to wait 3 s for a projection
   });
@@ -136,7 +170,10 @@ describe("gateway", () => {
       body: { name: "Sealed Ltd", webhookUrl: "http://127.0.0.1:4000/hook", signingKey: given },
     });
     expect(created.status).toBe(201);
-    const { rows } = await platform.db.query<{ value: string }>("SELECT value::text AS value FROM gateway.outbox WHERE key = $1", [created.body.data.business.id]);
+    const { rows } = await platform.db.query<{ value: string }>(
+      "SELECT value::text AS value FROM gateway.outbox WHERE key = $1",
+      [created.body.data.business.id],
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.value).not.toContain(given);
     expect(rows[0]!.value).toContain("sealedSigningKey");
@@ -146,10 +183,13 @@ describe("gateway", () => {
     const { request } = await import("node:http");
     const status = await new Promise<number>((resolve, reject) => {
       const target = new URL(platform.url);
-      const req = request({ host: target.hostname, port: target.port, method: "GET", path: "http://example.test/customers" }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: target.hostname, port: target.port, method: "GET", path: "http://example.test/customers" },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on("error", reject);
       req.end();
     });
@@ -180,7 +220,13 @@ describe("customers through the gateway", () => {
     expect(id).toMatch(/^cus\.[1-9A-HJ-NP-Za-km-z]{17}$/);
     expect(createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(updatedAt).toBe(createdAt);
-    expect(rest).toEqual({ ...expected, id: undefined, createdAt: undefined, updatedAt: undefined, reference: "ref-create-1" });
+    expect(rest).toEqual({
+      ...expected,
+      id: undefined,
+      createdAt: undefined,
+      updatedAt: undefined,
+      reference: "ref-create-1",
+    });
     expect(res.body.data.claims.individualIdentity).not.toHaveProperty("url");
     expect(res.headers.get("x-request-id")).toBeTruthy();
   });
@@ -203,7 +249,9 @@ describe("customers through the gateway", () => {
     expect(again.status).toBe(409);
     expect(again.body.code).toBe("conflict");
     const other = await newBusiness("Other");
-    expect((await call("POST", "/customers", { key: other.testKey, body: await customerBody("dup-1") })).status).toBe(201);
+    expect((await call("POST", "/customers", { key: other.testKey, body: await customerBody("dup-1") })).status).toBe(
+      201,
+    );
   });
 
   it("gets and updates a customer, and hides it from other businesses", async () => {
@@ -212,7 +260,12 @@ describe("customers through the gateway", () => {
     expect((await call("GET", `/customers/${created.id}`, { key: testKey })).body.data).toEqual(created);
     const update = { ...(await customerBody("upd-1b")), name: "New Name", verifications: ["tier-3"] };
     const updated = (await call("PUT", `/customers/${created.id}`, { key: testKey, body: update })).body.data;
-    expect(updated).toMatchObject({ id: created.id, name: "New Name", reference: "upd-1b", createdAt: created.createdAt });
+    expect(updated).toMatchObject({
+      id: created.id,
+      name: "New Name",
+      reference: "upd-1b",
+      createdAt: created.createdAt,
+    });
     expect(updated.verifications).toEqual([{ type: "tier-3", status: "verified" }]);
     expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.updatedAt));
     const other = await newBusiness("Snoop");
@@ -226,7 +279,9 @@ describe("customers through the gateway", () => {
     const { testKey } = await newBusiness("Lister");
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      ids.push((await call("POST", "/customers", { key: testKey, body: await customerBody(`list-${i}`) })).body.data.id);
+      ids.push(
+        (await call("POST", "/customers", { key: testKey, body: await customerBody(`list-${i}`) })).body.data.id,
+      );
     }
     const newestFirst = [...ids].reverse();
     const first = await call("GET", "/customers?limit=2", { key: testKey });
@@ -243,7 +298,12 @@ describe("customers through the gateway", () => {
     const end = await call("GET", `/customers?after=${newestFirst[4]}`, { key: testKey });
     expect(end.status).toBe(200);
     expect(end.body).toMatchObject({ data: [], metadata: { hasMore: false } });
-    const elsewhere = (await call("POST", "/customers", { key: (await newBusiness("Elsewhere")).testKey, body: await customerBody("list-x") })).body.data.id;
+    const elsewhere = (
+      await call("POST", "/customers", {
+        key: (await newBusiness("Elsewhere")).testKey,
+        body: await customerBody("list-x"),
+      })
+    ).body.data.id;
     for (const cursor of [elsewhere, "cus.11pAZ38aSVwFAgRs9"]) {
       for (const direction of ["after", "before"]) {
         const unknown = await call("GET", `/customers?${direction}=${cursor}`, { key: testKey });
@@ -256,10 +316,15 @@ describe("customers through the gateway", () => {
   it("publishes each change on customers.v1: other services' projections follow", async () => {
     const { testKey } = platform.defaultBusiness;
     const created = (await call("POST", "/customers", { key: testKey, body: await customerBody("proj-1") })).body.data;
-    await call("PUT", `/customers/${created.id}`, { key: testKey, body: { ...(await customerBody("proj-1")), name: "Renamed" } });
+    await call("PUT", `/customers/${created.id}`, {
+      key: testKey,
+      body: { ...(await customerBody("proj-1")), name: "Renamed" },
+    });
     for (const schema of ["engine", "bills"]) {
       await eventually(async () => {
-        const { rows } = await platform.db.query(`SELECT name, status FROM ${schema}.customers WHERE id = $1`, [created.id]);
+        const { rows } = await platform.db.query(`SELECT name, status FROM ${schema}.customers WHERE id = $1`, [
+          created.id,
+        ]);
         expect(rows).toEqual([{ name: "Renamed", status: "active" }]);
       });
     }
@@ -293,7 +358,10 @@ describe("queue metrics of every service in the process", () => {
       const lags = samples.filter((s) => s.name === "consumer_lag_messages");
       if (service === "customer-service") expect(lags).toEqual([]);
       else expect(lags.length, service).toBeGreaterThan(0);
-      for (const lag of lags) expect(lag.labels.group === service || lag.labels.group!.startsWith(`${service}.`), lag.labels.group).toBe(true);
+      for (const lag of lags)
+        expect(lag.labels.group === service || lag.labels.group!.startsWith(`${service}.`), lag.labels.group).toBe(
+          true,
+        );
     }
     const dispatcher = await scrape(platform.upstreams["event-dispatcher"]!);
     expect(sampleOf(dispatcher, "deliveries_due", { policy: "decision" })).toBeGreaterThanOrEqual(0);

@@ -66,7 +66,10 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
   const releaseDataDir = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
   const embedded = opts.databaseUrl
     ? undefined
-    : await startEmbeddedPostgres({ dir: opts.dataDir && join(opts.dataDir, "pg"), settings: opts.postgresSettings }).catch((error: unknown) => {
+    : await startEmbeddedPostgres({
+        dir: opts.dataDir && join(opts.dataDir, "pg"),
+        settings: opts.postgresSettings,
+      }).catch((error: unknown) => {
         releaseDataDir();
         throw error;
       });
@@ -103,8 +106,14 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
   const secretsKey = await ensureSecretsKey(opts.dataDir);
   const upstreams = {
     "customer-service": await serve("customer-service", await createCustomerService(depsFor("customer-service"))),
-    "webhook-registry": await serve("webhook-registry", await createWebhookRegistry(depsFor("webhook-registry"), { secretsKey })),
-    "event-dispatcher": await serve("event-dispatcher", await createEventDispatcher(depsFor("event-dispatcher"), { secretsKey })),
+    "webhook-registry": await serve(
+      "webhook-registry",
+      await createWebhookRegistry(depsFor("webhook-registry"), { secretsKey }),
+    ),
+    "event-dispatcher": await serve(
+      "event-dispatcher",
+      await createEventDispatcher(depsFor("event-dispatcher"), { secretsKey }),
+    ),
     "authorization-engine": await serve(
       "authorization-engine",
       await createAuthorizationEngine(depsFor("authorization-engine"), {
@@ -117,7 +126,12 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     "bill-service": await serve("bill-service", await createBillService(depsFor("bill-service"))),
   };
   const gatewayDeps = { ...depsFor("api-gateway"), metrics: createMetrics("api-gateway") };
-  const gateway = await createGateway({ ...gatewayDeps, upstreams: apps as Record<Upstream, Service["app"]>, operatorToken: opts.operatorToken, secretsKey });
+  const gateway = await createGateway({
+    ...gatewayDeps,
+    upstreams: apps as Record<Upstream, Service["app"]>,
+    operatorToken: opts.operatorToken,
+    secretsKey,
+  });
   services.push(gateway);
   for (const service of services) await service.start();
   // Every consumer group has subscribed: from now on the bus drops what they all handled (memory-bus.ts).

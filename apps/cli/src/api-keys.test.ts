@@ -18,7 +18,10 @@ afterAll(async () => {
 const call = (method: string, path: string, opts: GatewayCall = {}) => callGateway(platform.url, method, path, opts);
 
 async function newBusiness(name: string) {
-  const res = await call("POST", "/admin/businesses", { headers: operator, body: { name, webhookUrl: "http://127.0.0.1:4000/hook" } });
+  const res = await call("POST", "/admin/businesses", {
+    headers: operator,
+    body: { name, webhookUrl: "http://127.0.0.1:4000/hook" },
+  });
   expect(res.status).toBe(201);
   return res.body.data as { business: { id: string }; testKey: string };
 }
@@ -29,7 +32,8 @@ async function createKey(businessId: string, body: unknown) {
   return res.body.data as { id: string; key: string; permissions: string[] | null; name: string | null };
 }
 
-const listKeys = async (businessId: string) => call("GET", `/admin/businesses/${businessId}/keys`, { headers: operator });
+const listKeys = async (businessId: string) =>
+  call("GET", `/admin/businesses/${businessId}/keys`, { headers: operator });
 
 /** Polls until the key answers 401; returns how long that took. */
 async function msUntilRefused(key: string, since: number): Promise<number> {
@@ -43,8 +47,17 @@ async function msUntilRefused(key: string, since: number): Promise<number> {
 }
 
 async function customerBody(reference: string) {
-  const record = JSON.parse(await readFile(new URL("../../../test/fixtures/customer-create-response.json", import.meta.url), "utf8")).data;
-  return { name: record.name, reference, type: record.type, claims: record.claims, verifications: ["tier-2"], metadata: record.metadata };
+  const record = JSON.parse(
+    await readFile(new URL("../../../test/fixtures/customer-create-response.json", import.meta.url), "utf8"),
+  ).data;
+  return {
+    name: record.name,
+    reference,
+    type: record.type,
+    claims: record.claims,
+    verifications: ["tier-2"],
+    metadata: record.metadata,
+  };
 }
 
 // End to end through the real services; the gateway's own suite (services/api-gateway/test/api-keys.component.test.ts)
@@ -53,7 +66,14 @@ describe("API keys through the admin API", () => {
   it("creates a key (secret shown once), lists it with lastUsedAt once used, never showing the secret or its hash", async () => {
     const { business } = await newBusiness("Keys list");
     const created = await createKey(business.id, { mode: "test", name: "backend" });
-    expect(created).toMatchObject({ object: "apiKey", mode: "test", name: "backend", permissions: null, lastUsedAt: null, revokedAt: null });
+    expect(created).toMatchObject({
+      object: "apiKey",
+      mode: "test",
+      name: "backend",
+      permissions: null,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     expect(created.key).toMatch(/^sk\.test\./);
 
     const before = (await listKeys(business.id)).body.data as Array<Record<string, unknown>>;
@@ -72,9 +92,17 @@ describe("API keys through the admin API", () => {
     expect(text).not.toContain(created.key);
     expect(text).not.toMatch(/hash/i);
     for (const key of used) {
-      expect(Object.keys(key).sort()).toEqual(
-        ["createdAt", "id", "last4", "lastUsedAt", "mode", "name", "object", "permissions", "revokedAt"],
-      );
+      expect(Object.keys(key).sort()).toEqual([
+        "createdAt",
+        "id",
+        "last4",
+        "lastUsedAt",
+        "mode",
+        "name",
+        "object",
+        "permissions",
+        "revokedAt",
+      ]);
     }
   });
 
@@ -123,7 +151,11 @@ describe("restricted keys", () => {
   });
 
   it("a read-only key reads, but gets 403 naming the permission on writes and on card secrets", async () => {
-    const { key, permissions } = await createKey(businessId, { mode: "test", name: "dashboard", permissions: ["read"] });
+    const { key, permissions } = await createKey(businessId, {
+      mode: "test",
+      name: "dashboard",
+      permissions: ["read"],
+    });
     expect(permissions).toEqual(["read"]);
     expect((await call("GET", "/customers", { key })).status).toBe(200);
     expect((await call("GET", `/cards/${cardId}`, { key })).status).toBe(200);
@@ -134,7 +166,12 @@ describe("restricted keys", () => {
     expect(post.body).toMatchObject({ statusCode: 403, code: "forbidden" });
     expect(post.body.message).toContain("'write'");
 
-    for (const path of [`/cards/${cardId}/secrets`, `/cards/${cardId}/secrets/`, `/cards/${cardId}/SECRETS`, `/cards/${cardId}/%73ecrets`]) {
+    for (const path of [
+      `/cards/${cardId}/secrets`,
+      `/cards/${cardId}/secrets/`,
+      `/cards/${cardId}/SECRETS`,
+      `/cards/${cardId}/%73ecrets`,
+    ]) {
       const secrets = await call("GET", path, { key });
       expect(secrets.status, path).toBe(403);
       expect(secrets.body.message).toContain("'card-secrets'");

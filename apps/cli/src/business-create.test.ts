@@ -9,7 +9,10 @@ let answer: { status: number; body: unknown };
 let server: Server;
 let gateway = "";
 
-const CREATED = { business: { id: "bus.2wQd4bX7yK1Zp9R3f", object: "business", name: "Acme" }, testKey: "sk.test.acme-key" };
+const CREATED = {
+  business: { id: "bus.2wQd4bX7yK1Zp9R3f", object: "business", name: "Acme" },
+  testKey: "sk.test.acme-key",
+};
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -29,9 +32,15 @@ beforeEach(() => {
   answer = { status: 201, body: { code: "success", data: CREATED } };
 });
 
-async function create(args: string[], env: Record<string, string> = { OPERATOR_TOKEN: "operator-token-0123456789", CARDHOLD_URL: gateway }) {
+async function create(
+  args: string[],
+  env: Record<string, string> = { OPERATOR_TOKEN: "operator-token-0123456789", CARDHOLD_URL: gateway },
+) {
   const captured = captureIo(env);
-  const code = await runCommand(["business", "create", "--name", "Acme", "--webhook-url", "https://acme.example/hooks", ...args], captured.io);
+  const code = await runCommand(
+    ["business", "create", "--name", "Acme", "--webhook-url", "https://acme.example/hooks", ...args],
+    captured.io,
+  );
   return { code, ...captured };
 }
 
@@ -62,15 +71,22 @@ describe("cardhold business create", () => {
   });
 
   it("exits 1 with the gateway's answer, or without OPERATOR_TOKEN, and 2 without --name", async () => {
-    answer = { status: 401, body: { statusCode: 401, code: "unauthorized", message: "A valid X-Operator-Token header is required" } };
+    answer = {
+      status: 401,
+      body: { statusCode: 401, code: "unauthorized", message: "A valid X-Operator-Token header is required" },
+    };
     const refused = await create([]);
     expect(refused.code).toBe(1);
-    expect(refused.err()).toContain("POST /admin/businesses answered 401 unauthorized: A valid X-Operator-Token header is required");
+    expect(refused.err()).toContain(
+      "POST /admin/businesses answered 401 unauthorized: A valid X-Operator-Token header is required",
+    );
     const noToken = await create([], { CARDHOLD_URL: gateway });
     expect(noToken.code).toBe(1);
     expect(noToken.err()).toContain("set OPERATOR_TOKEN");
     const captured = captureIo({ OPERATOR_TOKEN: "operator-token-0123456789", CARDHOLD_URL: gateway });
-    expect(await runCommand(["business", "create", "--webhook-url", "https://acme.example/hooks"], captured.io)).toBe(2);
+    expect(await runCommand(["business", "create", "--webhook-url", "https://acme.example/hooks"], captured.io)).toBe(
+      2,
+    );
     expect(captured.err()).toContain("business create needs --name and --webhook-url");
     expect(seen).toHaveLength(1);
   });

@@ -34,7 +34,8 @@ interface CreatedBusiness {
  */
 export async function businessCreateCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, options: OPTIONS, strict: true });
-  if (!values.name || !values["webhook-url"]) throw new UsageError("business create needs --name and --webhook-url", BUSINESS_CREATE_USAGE);
+  if (!values.name || !values["webhook-url"])
+    throw new UsageError("business create needs --name and --webhook-url", BUSINESS_CREATE_USAGE);
   const client = operatorClient(values, io);
   const signingKey = values["signing-key"] ?? randomBytes(32).toString("hex");
   const answer = await client.post<{ data: CreatedBusiness }>("/admin/businesses", {

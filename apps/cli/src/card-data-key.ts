@@ -7,7 +7,8 @@ import { newCardDataKey } from "@cardhold/authorization-engine";
  * The all-in-one mode's card data key (PAN and CVV are sealed with it): kept in DATA_DIR/card-data-key (mode 0600)
  * so sealed cards stay readable across restarts; a fresh one per process when there is no data directory.
  */
-export const ensureCardDataKey = (dataDir: string | undefined): Promise<string> => ensureKeyFile(dataDir, "card-data-key");
+export const ensureCardDataKey = (dataDir: string | undefined): Promise<string> =>
+  ensureKeyFile(dataDir, "card-data-key");
 
 /**
  * The all-in-one mode's SECRETS_KEY (webhook signing keys are sealed with it), in DATA_DIR/secrets-key (mode 0600).

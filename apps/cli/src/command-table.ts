@@ -24,7 +24,12 @@ const SIMULATION_SUMMARIES: Record<SimulationKind, string> = {
 };
 
 export const COMMANDS: readonly Command[] = [
-  { name: "dev", summary: "run the whole platform in this process (embedded PostgreSQL, in-memory bus)", usage: DEV_USAGE, run: async (args, io) => (await import("./dev")).devCommand(args, io) },
+  {
+    name: "dev",
+    summary: "run the whole platform in this process (embedded PostgreSQL, in-memory bus)",
+    usage: DEV_USAGE,
+    run: async (args, io) => (await import("./dev")).devCommand(args, io),
+  },
   {
     name: "business create",
     summary: "create a business, print its test key and signing key (needs OPERATOR_TOKEN)",
@@ -37,8 +42,18 @@ export const COMMANDS: readonly Command[] = [
     usage: SIMULATE_USAGE,
     run: (args: string[], io: CliIo) => simulateCommand(kind, args, io),
   })),
-  { name: "events tail", summary: "print the business's latest events; --follow for new ones", usage: EVENTS_TAIL_USAGE, run: eventsTailCommand },
-  { name: "listen", summary: "forward the business's new events, signed, to a local receiver", usage: LISTEN_USAGE, run: listenCommand },
+  {
+    name: "events tail",
+    summary: "print the business's latest events; --follow for new ones",
+    usage: EVENTS_TAIL_USAGE,
+    run: eventsTailCommand,
+  },
+  {
+    name: "listen",
+    summary: "forward the business's new events, signed, to a local receiver",
+    usage: LISTEN_USAGE,
+    run: listenCommand,
+  },
 ];
 
 export const USAGE = [

@@ -46,7 +46,8 @@ async function runWithoutCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** "a", "a or b", "a, b or c". */
-const listed = (words: string[]) => (words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`);
+const listed = (words: string[]) =>
+  words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
 
 function reportFailure(error: unknown, io: CliIo, command?: Command): number {
   if (error instanceof UsageError) {

@@ -53,7 +53,10 @@ describe("the data directory", () => {
   it("does not mistake a reused process id for the platform that wrote the lock", () => {
     const dir = newDir();
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "cardhold.lock"), JSON.stringify({ pid: 1, started: "1", since: "2026-01-01T00:00:00.000Z" }));
+    writeFileSync(
+      join(dir, "cardhold.lock"),
+      JSON.stringify({ pid: 1, started: "1", since: "2026-01-01T00:00:00.000Z" }),
+    );
     lockDataDir(dir)();
   });
 

@@ -61,7 +61,11 @@ export function lockDataDir(dataDir: string): () => void {
   privateDirectory(dataDir);
   refuseIfOldLayout(dataDir);
   const file = join(dataDir, LOCK_FILE);
-  const record: LockRecord = { pid: process.pid, started: processStartTime(process.pid), since: new Date().toISOString() };
+  const record: LockRecord = {
+    pid: process.pid,
+    started: processStartTime(process.pid),
+    since: new Date().toISOString(),
+  };
   for (let attempt = 0; ; attempt++) {
     try {
       writeFileSync(file, JSON.stringify(record) + "\n", { flag: "wx", mode: 0o600 });
@@ -90,7 +94,7 @@ function refuseIfOldLayout(dataDir: string) {
   throw new StartRefused(
     `${path}/postgres was made by an earlier Cardhold that used PGlite, which this version does not read. ` +
       `Move it aside to start fresh (mv ${path} ${path}.pglite); to keep its records, start that earlier version on it ` +
-      "and read them out through the API first (see README, \"Upgrading from PGlite\")",
+      'and read them out through the API first (see README, "Upgrading from PGlite")',
   );
 }
 
@@ -100,7 +104,11 @@ export function refuseIfPortInUse(port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "EADDRINUSE" ? new StartRefused(`port ${port} on ${host} is in use: stop what holds it, or set PORT`) : error),
+      reject(
+        error.code === "EADDRINUSE"
+          ? new StartRefused(`port ${port} on ${host} is in use: stop what holds it, or set PORT`)
+          : error,
+      ),
     );
     probe.listen(port, host, () => probe.close(() => resolve()));
   });

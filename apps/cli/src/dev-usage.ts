@@ -8,4 +8,3 @@ export const DEV_USAGE = `usage: cardhold dev
   POSTGRES_SETTINGS (extra settings of the embedded PostgreSQL as a JSON object, e.g.
   '{"shared_preload_libraries":"pg_stat_statements"}' to profile statements).
   --help, -h                 print this help`;
-

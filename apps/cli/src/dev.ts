@@ -27,7 +27,11 @@ const DEV_SETTINGS = {
 
 /** `cardhold dev`: the all-in-one platform, until the io's signal aborts (Ctrl-C, SIGTERM). */
 export async function devCommand(args: string[], io: CliIo): Promise<number> {
-  if (args.length > 0) throw new UsageError(`dev takes no arguments, got "${args.join(" ")}": its settings are environment variables`, DEV_USAGE);
+  if (args.length > 0)
+    throw new UsageError(
+      `dev takes no arguments, got "${args.join(" ")}": its settings are environment variables`,
+      DEV_USAGE,
+    );
   const config = exitOnConfigError(() => loadConfig(DEV_SETTINGS, io.env));
   installLastResortHandlers(createLogger("cardhold", config.LOG_LEVEL));
   // Refuse before touching any data: DATA_DIR held by a running platform, then a port in use.

@@ -28,7 +28,10 @@ function eventsPath(params: Record<string, string | number | undefined>): string
 const kindFilter = (kind?: string) => (kind ? `event:"${kind.replace(/"/g, '\\"')}"` : undefined);
 
 /** The newest `limit` events (of one kind when given), oldest first. */
-export async function latestEvents(client: GatewayClient, opts: { limit: number; kind?: string }): Promise<EventRecord[]> {
+export async function latestEvents(
+  client: GatewayClient,
+  opts: { limit: number; kind?: string },
+): Promise<EventRecord[]> {
   const page = await client.get<EventPage>(eventsPath({ limit: opts.limit, filter: kindFilter(opts.kind) }));
   return [...page.data].reverse();
 }
@@ -52,7 +55,9 @@ export async function* followEvents(client: GatewayClient, opts: FollowOptions):
   while (!opts.signal?.aborted) {
     let page: EventPage;
     try {
-      page = await client.get<EventPage>(eventsPath({ sort: "createdAt", limit: PAGE, after: cursor, filter: kindFilter(opts.kind) }));
+      page = await client.get<EventPage>(
+        eventsPath({ sort: "createdAt", limit: PAGE, after: cursor, filter: kindFilter(opts.kind) }),
+      );
     } catch (error) {
       const transient = error instanceof GatewayUnreachable || (error instanceof ApiError && error.status >= 500);
       if (!transient) throw error;

@@ -19,7 +19,9 @@ async function publish(kind: string) {
 }
 
 async function listed(): Promise<{ id: string }[]> {
-  const res = await fetch(`${platform.url}/events?limit=100`, { headers: { authorization: `Bearer ${env.CARDHOLD_KEY}` } });
+  const res = await fetch(`${platform.url}/events?limit=100`, {
+    headers: { authorization: `Bearer ${env.CARDHOLD_KEY}` },
+  });
   return ((await res.json()) as { data: { id: string }[] }).data;
 }
 
@@ -59,7 +61,11 @@ describe("cardhold events tail", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toHaveLength(2);
     const [second, third] = published.slice(1);
-    expect(r.stdout[0]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT.*Z\\s+card\\.transaction\\.created\\s+${second!.eventId}\\s+${second!.resourceId}\\s+\\w+`));
+    expect(r.stdout[0]).toMatch(
+      new RegExp(
+        `^\\d{4}-\\d\\d-\\d\\dT.*Z\\s+card\\.transaction\\.created\\s+${second!.eventId}\\s+${second!.resourceId}\\s+\\w+`,
+      ),
+    );
     expect(r.stdout[1]).toContain(third!.eventId);
     expect(r.err()).toContain("… 2 events");
   });
@@ -68,7 +74,14 @@ describe("cardhold events tail", () => {
     const r = await tail(["--event", "card.transaction.created", "--json"]);
     expect(r.code).toBe(0);
     const records = r.stdout.map((line) => JSON.parse(line));
-    expect(records).toEqual([expect.objectContaining({ id: published[1]!.eventId, object: "event", event: "card.transaction.created", resource: published[1]!.resourceId })]);
+    expect(records).toEqual([
+      expect.objectContaining({
+        id: published[1]!.eventId,
+        object: "event",
+        event: "card.transaction.created",
+        resource: published[1]!.resourceId,
+      }),
+    ]);
     expect(r.stderr).toEqual([]);
   });
 

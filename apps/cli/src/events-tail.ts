@@ -27,7 +27,8 @@ const OPTIONS = {
 
 export function wholeNumber(raw: string | undefined, name: string, fallback: number, usage: string, min = 0): number {
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new UsageError(`--${name} must be a whole number${min ? ` of at least ${min}` : ""}, got "${raw}"`, usage);
+  if (!/^\d+$/.test(raw) || Number(raw) < min)
+    throw new UsageError(`--${name} must be a whole number${min ? ` of at least ${min}` : ""}, got "${raw}"`, usage);
   return Number(raw);
 }
 
@@ -44,7 +45,9 @@ export async function eventsTailCommand(args: string[], io: CliIo): Promise<numb
   const latest = await latestEvents(client, { limit: Math.max(limit, 1), kind });
   const shown = limit === 0 ? [] : latest;
   for (const event of shown) out.result(eventLine(event), event);
-  out.progress(`… ${shown.length} event${shown.length === 1 ? "" : "s"}${kind ? ` of kind ${kind}` : ""}${values.follow ? "; following, Ctrl-C to stop" : ""}`);
+  out.progress(
+    `… ${shown.length} event${shown.length === 1 ? "" : "s"}${kind ? ` of kind ${kind}` : ""}${values.follow ? "; following, Ctrl-C to stop" : ""}`,
+  );
   if (!values.follow) return 0;
 
   let count = 0;

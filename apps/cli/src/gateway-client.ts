@@ -35,7 +35,8 @@ export interface GatewayOptions {
 }
 
 /** `--gateway`, else CARDHOLD_URL, else http://127.0.0.1:8080, without a trailing slash. */
-export const gatewayUrl = (opts: GatewayOptions, io: CliIo) => (opts.gateway ?? io.env.CARDHOLD_URL ?? DEFAULT_GATEWAY).replace(/\/+$/, "");
+export const gatewayUrl = (opts: GatewayOptions, io: CliIo) =>
+  (opts.gateway ?? io.env.CARDHOLD_URL ?? DEFAULT_GATEWAY).replace(/\/+$/, "");
 
 /** The business's API: `--key` or CARDHOLD_KEY (required). */
 export function gatewayClient(opts: GatewayOptions, io: CliIo): GatewayClient {
@@ -62,10 +63,13 @@ function jsonClient(gateway: string, auth: Record<string, string>): GatewayClien
         signal: AbortSignal.timeout(30_000),
       });
     } catch (error) {
-      if ((error as Error).name === "TimeoutError") throw new GatewayUnreachable(`${method} ${path}: no answer from ${gateway} within 30 s`);
+      if ((error as Error).name === "TimeoutError")
+        throw new GatewayUnreachable(`${method} ${path}: no answer from ${gateway} within 30 s`);
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const reason = cause?.code ?? cause?.message ?? (error as Error).message;
-      throw new GatewayUnreachable(`cannot reach the gateway at ${gateway} (${reason}): is Cardhold running? If it runs elsewhere, set --gateway or CARDHOLD_URL`);
+      throw new GatewayUnreachable(
+        `cannot reach the gateway at ${gateway} (${reason}): is Cardhold running? If it runs elsewhere, set --gateway or CARDHOLD_URL`,
+      );
     }
     return readAnswer<T>(method, path, response);
   }
@@ -83,7 +87,14 @@ async function readAnswer<T>(method: string, path: string, response: Response): 
   }
   if (!response.ok) {
     const error = (parsed ?? {}) as { code?: string; message?: string; errors?: { path: string; message: string }[] };
-    throw new ApiError(method, path, response.status, error.code, error.message ?? (text.slice(0, 200) || response.statusText), error.errors);
+    throw new ApiError(
+      method,
+      path,
+      response.status,
+      error.code,
+      error.message ?? (text.slice(0, 200) || response.statusText),
+      error.errors,
+    );
   }
   return parsed as T;
 }

@@ -8,7 +8,12 @@ import { COMMANDS, commandsUnder, USAGE } from "./command-table";
 import { runCommand } from "./commands";
 
 // What a command would use if it ran: a key, an operator token, a gateway that is not there.
-const ENV = { CARDHOLD_KEY: "sk.test.help", CARDHOLD_URL: "http://127.0.0.1:9", OPERATOR_TOKEN: "operator-token-help-tests", PORT: "1" };
+const ENV = {
+  CARDHOLD_KEY: "sk.test.help",
+  CARDHOLD_URL: "http://127.0.0.1:9",
+  OPERATOR_TOKEN: "operator-token-help-tests",
+  PORT: "1",
+};
 
 async function run(argv: string[]) {
   const listening = vi.spyOn(Server.prototype, "listen");
@@ -55,7 +60,10 @@ describe("--help on every command", () => {
 
   it("the built bin, in a process of its own, prints the same and writes nothing else", async () => {
     await ensureBuilt();
-    const cardhold = (...args: string[]) => promisify(execFile)(process.execPath, ["apps/cli/bin/cardhold.mjs", ...args], { env: { ...process.env, ...ENV } });
+    const cardhold = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ["apps/cli/bin/cardhold.mjs", ...args], {
+        env: { ...process.env, ...ENV },
+      });
     const [list, dev] = await Promise.all([cardhold("--help"), cardhold("dev", "--help")]);
     expect(list).toEqual({ stdout: USAGE + "\n", stderr: "" });
     expect(dev).toEqual({ stdout: COMMANDS.find((c) => c.name === "dev")!.usage + "\n", stderr: "" });

@@ -16,7 +16,12 @@ let businessId: string;
 let env: Record<string, string>;
 
 async function publish(kind: string) {
-  const message = eventMessage(businessId, kind, { object: "card.authorization", card: "c.listen", amount: 2_500, status: "approved" });
+  const message = eventMessage(businessId, kind, {
+    object: "card.authorization",
+    card: "c.listen",
+    amount: 2_500,
+    status: "approved",
+  });
   await platform.bus.publish([message]);
   return message.eventId;
 }
@@ -63,7 +68,9 @@ describe("cardhold listen", () => {
     await eventually(() => expect(platformHook.byEvent(before)).toHaveLength(1));
     const listening = await startListening(["--forward-to", local.url]);
     expect(listening.err()).toContain(`forwarding new events of this business to ${local.url}`);
-    expect(listening.err()).toMatch(/these answers decide nothing; the platform's own delivery to the default webhook wh\.\S+ \(http:\/\/127\.0\.0\.1:\d+\/hook\) decides authorizations/);
+    expect(listening.err()).toMatch(
+      /these answers decide nothing; the platform's own delivery to the default webhook wh\.\S+ \(http:\/\/127\.0\.0\.1:\d+\/hook\) decides authorizations/,
+    );
 
     const eventIds = [await publish("card.authorization.request"), await publish("card.authorization.closed")];
     await eventually(() => expect(local.received.length).toBe(2));
@@ -72,7 +79,9 @@ describe("cardhold listen", () => {
       await eventually(() => expect(platformHook.byEvent(eventId)).toHaveLength(1));
       const forwarded = local.byEvent(eventId)[0]!;
       expect(forwarded.raw.equals(platformHook.byEvent(eventId)[0]!.raw)).toBe(true);
-      expect(forwarded.headers["service-signature"]).toBe(createHmac("sha512", SIGNING_KEY).update(forwarded.raw).digest("hex"));
+      expect(forwarded.headers["service-signature"]).toBe(
+        createHmac("sha512", SIGNING_KEY).update(forwarded.raw).digest("hex"),
+      );
       expect(forwarded.headers["content-type"]).toBe("application/json");
       expect(forwarded.json.metadata).toEqual({ sentAt: expect.any(String), event: eventId });
     }
@@ -96,7 +105,12 @@ describe("cardhold listen", () => {
     await eventually(() => expect(listening.stdout).toHaveLength(2));
     const records = listening.stdout.map((line) => JSON.parse(line));
     expect(records.map((r) => r.event)).toEqual([first, second]);
-    expect(records[0]).toMatchObject({ kind: "card.authorization.update", forwardedTo: downUrl, error: "ECONNREFUSED", latencyMs: expect.any(Number) });
+    expect(records[0]).toMatchObject({
+      kind: "card.authorization.update",
+      forwardedTo: downUrl,
+      error: "ECONNREFUSED",
+      latencyMs: expect.any(Number),
+    });
     expect(JSON.stringify(records)).not.toContain(skipped);
     expect(await listening.stop()).toBe(0);
     expect(listening.stderr).toEqual([]);
@@ -108,7 +122,9 @@ describe("cardhold listen", () => {
     const eventId = await publish("card.authorization.request");
     await eventually(() => expect(local.byEvent(eventId)).toHaveLength(1));
     const forwarded = local.byEvent(eventId)[0]!;
-    expect(forwarded.headers["service-signature"]).toBe(createHmac("sha512", "my-local-key").update(forwarded.raw).digest("hex"));
+    expect(forwarded.headers["service-signature"]).toBe(
+      createHmac("sha512", "my-local-key").update(forwarded.raw).digest("hex"),
+    );
     await listening.stop();
   });
 
@@ -118,7 +134,10 @@ describe("cardhold listen", () => {
       return { code: await runCommand(["listen", ...args], captured.io), err: captured.err() };
     };
     expect(await run([])).toMatchObject({ code: 2, err: expect.stringContaining("listen needs --forward-to") });
-    expect(await run(["--forward-to", "ftp://x"])).toMatchObject({ code: 2, err: expect.stringContaining("must be an http(s) URL") });
+    expect(await run(["--forward-to", "ftp://x"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("must be an http(s) URL"),
+    });
     const bad = await run(["--forward-to", local.url], { ...env, CARDHOLD_KEY: "sk.test.nope" });
     expect(bad.code).toBe(1);
     expect(bad.err).toContain("GET /webhooks?filter=isDefault:true&limit=1 answered 401");

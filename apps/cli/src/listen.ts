@@ -41,7 +41,9 @@ export async function defaultWebhookKey(client: GatewayClient): Promise<{ webhoo
   const list = await client.get<{ data: Webhook[] }>("/webhooks?filter=isDefault:true&limit=1");
   const webhook = list.data[0];
   if (!webhook) throw new Error("this business has no default webhook; pass --signing-key");
-  const secret = await client.get<{ data: { signingKey: string } }>(`/webhooks/${encodeURIComponent(webhook.id)}/secret`);
+  const secret = await client.get<{ data: { signingKey: string } }>(
+    `/webhooks/${encodeURIComponent(webhook.id)}/secret`,
+  );
   return { webhook, signingKey: secret.data.signingKey };
 }
 
@@ -61,7 +63,12 @@ export interface ForwardResult {
   latencyMs: number;
 }
 
-export async function forwardSigned(url: string, body: string, signingKey: string, eventId: string): Promise<ForwardResult> {
+export async function forwardSigned(
+  url: string,
+  body: string,
+  signingKey: string,
+  eventId: string,
+): Promise<ForwardResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
@@ -86,21 +93,27 @@ export async function forwardSigned(url: string, body: string, signingKey: strin
     return { status: response.status, body: answer, latencyMs: elapsed() };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
-    const reason = (error as Error).name === "TimeoutError" ? "no answer within 10 s" : (cause?.code ?? (error as Error).message);
+    const reason =
+      (error as Error).name === "TimeoutError" ? "no answer within 10 s" : (cause?.code ?? (error as Error).message);
     return { error: reason, latencyMs: elapsed() };
   }
 }
 
 function report(out: Output, event: EventRecord, url: string, result: ForwardResult) {
-  const answer = result.error ? `failed: ${result.error}` : `${result.status} ${JSON.stringify(result.body).slice(0, 300)}`;
-  out.result(`${event.createdAt}  ${event.event}  ${event.id}  ${event.resource}\n  → ${url}  ← ${answer}  (${result.latencyMs} ms)`, {
-    event: event.id,
-    kind: event.event,
-    resource: event.resource,
-    createdAt: event.createdAt,
-    forwardedTo: url,
-    ...result,
-  });
+  const answer = result.error
+    ? `failed: ${result.error}`
+    : `${result.status} ${JSON.stringify(result.body).slice(0, 300)}`;
+  out.result(
+    `${event.createdAt}  ${event.event}  ${event.id}  ${event.resource}\n  → ${url}  ← ${answer}  (${result.latencyMs} ms)`,
+    {
+      event: event.id,
+      kind: event.event,
+      resource: event.resource,
+      createdAt: event.createdAt,
+      forwardedTo: url,
+      ...result,
+    },
+  );
 }
 
 /** `cardhold listen --forward-to <url>`. */
@@ -108,7 +121,8 @@ export async function listenCommand(args: string[], io: CliIo): Promise<number> 
   const { values } = parseArgs({ args, options: OPTIONS, strict: true });
   const url = values["forward-to"];
   if (!url) throw new UsageError("listen needs --forward-to <url>", LISTEN_USAGE);
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`--forward-to must be an http(s) URL, got "${url}"`, LISTEN_USAGE);
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new UsageError(`--forward-to must be an http(s) URL, got "${url}"`, LISTEN_USAGE);
   const intervalMs = wholeNumber(values.interval, "interval", 1_000, LISTEN_USAGE, 50);
   const client = gatewayClient(values, io);
   const out = output(io, values.json ?? false);
@@ -121,8 +135,12 @@ export async function listenCommand(args: string[], io: CliIo): Promise<number> 
     platformTarget = `the default webhook ${found.webhook.id} (${found.webhook.url})`;
   }
   const [newest] = await latestEvents(client, { limit: 1, kind: values.event });
-  out.progress(`forwarding new ${values.event ? `${values.event} ` : ""}events of this business to ${url}, signed with ${values["signing-key"] ? "--signing-key" : "the default webhook's key"}`);
-  out.progress(`note: these answers decide nothing; the platform's own delivery to ${platformTarget} decides authorizations`);
+  out.progress(
+    `forwarding new ${values.event ? `${values.event} ` : ""}events of this business to ${url}, signed with ${values["signing-key"] ? "--signing-key" : "the default webhook's key"}`,
+  );
+  out.progress(
+    `note: these answers decide nothing; the platform's own delivery to ${platformTarget} decides authorizations`,
+  );
   out.progress("ready: waiting for events (Ctrl-C to stop) …");
 
   let count = 0;

@@ -20,8 +20,18 @@ describe("all-in-one with a data directory", () => {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({
-        name: "Persisted", reference: "persist-1", type: "business", verifications: ["tier-1"], metadata: {},
-        claims: { businessInformation: { registrationName: "Persisted Ltd", phoneNumber: "+2348012345678", email: "p@example.com" } },
+        name: "Persisted",
+        reference: "persist-1",
+        type: "business",
+        verifications: ["tier-1"],
+        metadata: {},
+        claims: {
+          businessInformation: {
+            registrationName: "Persisted Ltd",
+            phoneNumber: "+2348012345678",
+            email: "p@example.com",
+          },
+        },
       }),
     });
     expect(created.status).toBe(201);
@@ -31,7 +41,11 @@ describe("all-in-one with a data directory", () => {
 
     const second = await startAllInOne({ dataDir, port: 0, logLevel: "silent" });
     try {
-      expect(second.defaultBusiness).toMatchObject({ created: false, businessId: first.defaultBusiness.businessId, testKey: key });
+      expect(second.defaultBusiness).toMatchObject({
+        created: false,
+        businessId: first.defaultBusiness.businessId,
+        testKey: key,
+      });
       const res = await fetch(`${second.url}/customers/${id}`, { headers: { authorization: `Bearer ${key}` } });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { data: { name: string } }).data.name).toBe("Persisted");

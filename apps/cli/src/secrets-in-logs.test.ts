@@ -29,13 +29,26 @@ async function call(method: string, path: string, key: string | undefined, body?
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (key) headers.authorization = `Bearer ${key}`;
   else headers["x-operator-token"] = OPERATOR;
-  const res = await fetch(platform.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(platform.url + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
 async function customerBody(reference: string) {
-  const record = JSON.parse(await readFile(new URL("../../../test/fixtures/customer-create-response.json", import.meta.url), "utf8")).data;
-  return { name: record.name, reference, type: record.type, claims: record.claims, verifications: ["tier-2"], metadata: record.metadata };
+  const record = JSON.parse(
+    await readFile(new URL("../../../test/fixtures/customer-create-response.json", import.meta.url), "utf8"),
+  ).data;
+  return {
+    name: record.name,
+    reference,
+    type: record.type,
+    claims: record.claims,
+    verifications: ["tier-2"],
+    metadata: record.metadata,
+  };
 }
 
 beforeAll(async () => {
@@ -53,7 +66,8 @@ describe("secrets never reach the logs", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const businessId: string = created.body.data.business.id;
     const testKey: string = created.body.data.testKey;
-    const liveKey: string = (await call("POST", `/admin/businesses/${businessId}/keys`, undefined, { mode: "live" })).body.data.key;
+    const liveKey: string = (await call("POST", `/admin/businesses/${businessId}/keys`, undefined, { mode: "live" }))
+      .body.data.key;
     for (const key of [testKey, liveKey]) {
       expect(key).toMatch(/^sk\.(test|live)\./);
       secrets.add(key);
@@ -62,35 +76,58 @@ describe("secrets never reach the logs", () => {
 
     // The default webhooks' signing keys, read with each mode's key; a webhook of our own, its key rolled.
     const defaults = async (key: string) =>
-      (await eventually(async () => {
-        const list = await call("GET", "/webhooks?filter=isDefault:true", key);
-        expect(list.body.data).toHaveLength(1);
-        return list.body.data;
-      }, 10_000))[0].id as string;
+      (
+        await eventually(async () => {
+          const list = await call("GET", "/webhooks?filter=isDefault:true", key);
+          expect(list.body.data).toHaveLength(1);
+          return list.body.data;
+        }, 10_000)
+      )[0].id as string;
     const testDefault = await defaults(testKey);
     const liveDefault = await defaults(liveKey);
     const signingKey: string = (await call("GET", `/webhooks/${testDefault}/secret`, testKey)).body.data.signingKey;
     secrets.add(signingKey);
     secrets.add((await call("GET", `/webhooks/${liveDefault}/secret`, liveKey)).body.data.signingKey);
-    const own = await call("POST", "/webhooks", testKey, { name: "own", events: ["payment.bill.completed"], url: receiver.url, signingKey: "log-probe-own-signing-key-01" });
+    const own = await call("POST", "/webhooks", testKey, {
+      name: "own",
+      events: ["payment.bill.completed"],
+      url: receiver.url,
+      signingKey: "log-probe-own-signing-key-01",
+    });
     expect(own.status, JSON.stringify(own.body)).toBe(201);
     secrets.add("log-probe-own-signing-key-01");
-    const rolled = await call("POST", `/webhooks/${own.body.data.id}/secret/roll`, testKey, { signingKey: "log-probe-rolled-signing-key-01" });
+    const rolled = await call("POST", `/webhooks/${own.body.data.id}/secret/roll`, testKey, {
+      signingKey: "log-probe-rolled-signing-key-01",
+    });
     expect(rolled.status).toBe(200);
     secrets.add("log-probe-rolled-signing-key-01");
     secrets.add((await call("POST", `/webhooks/${own.body.data.id}/secret/roll`, testKey, {})).body.data.signingKey);
     // A refused request carrying a key: its error must not echo it either.
-    const refused = await call("POST", "/webhooks", testKey, { name: "bad", events: ["nope"], url: "ftp://x", signingKey: "log-probe-refused-key-0123" });
+    const refused = await call("POST", "/webhooks", testKey, {
+      name: "bad",
+      events: ["nope"],
+      url: "ftp://x",
+      signingKey: "log-probe-refused-key-0123",
+    });
     expect(refused.status).toBe(400);
     secrets.add("log-probe-refused-key-0123");
 
     // A customer, a card program, a card and its secrets.
     const customer = await call("POST", "/customers", testKey, await customerBody("log-probe-1"));
     expect(customer.status, JSON.stringify(customer.body)).toBe(201);
-    const program = await call("POST", "/card-programs", testKey, { name: "Virtual NGN", network: "verve", type: "virtual", currency: "NGN" });
+    const program = await call("POST", "/card-programs", testKey, {
+      name: "Virtual NGN",
+      network: "verve",
+      type: "virtual",
+      currency: "NGN",
+    });
     expect(program.status, JSON.stringify(program.body)).toBe(201);
     const card = await eventually(async () => {
-      const res = await call("POST", "/cards", testKey, { program: program.body.data.id, customer: customer.body.data.id, reference: "log-probe-card" });
+      const res = await call("POST", "/cards", testKey, {
+        program: program.body.data.id,
+        customer: customer.body.data.id,
+        reference: "log-probe-card",
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body.data as { id: string };
     }, 10_000);

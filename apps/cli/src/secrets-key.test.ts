@@ -14,11 +14,15 @@ async function defaultSigningKey(platform: AllInOne): Promise<{ id: string; sign
   const auth = { authorization: `Bearer ${platform.defaultBusiness.testKey}` };
   // The default webhook is made from businesses.v1, which may still sit in an outbox when the bus is drained.
   const id = await eventually(async () => {
-    const list = (await (await fetch(`${platform.url}/webhooks?filter=isDefault:true`, { headers: auth })).json()) as { data: Array<{ id: string }> };
+    const list = (await (await fetch(`${platform.url}/webhooks?filter=isDefault:true`, { headers: auth })).json()) as {
+      data: Array<{ id: string }>;
+    };
     expect(list.data).toHaveLength(1);
     return list.data[0]!.id;
   });
-  const secret = (await (await fetch(`${platform.url}/webhooks/${id}/secret`, { headers: auth })).json()) as { data: { signingKey: string } };
+  const secret = (await (await fetch(`${platform.url}/webhooks/${id}/secret`, { headers: auth })).json()) as {
+    data: { signingKey: string };
+  };
   return { id, signingKey: secret.data.signingKey };
 }
 
@@ -31,7 +35,10 @@ describe("the all-in-one's SECRETS_KEY", () => {
     try {
       await first.drained();
       before = await defaultSigningKey(first);
-      const { rows } = await first.db.query<{ row: string }>("SELECT row_to_json(w)::text AS row FROM webhooks.webhooks w WHERE id = $1", [before.id]);
+      const { rows } = await first.db.query<{ row: string }>(
+        "SELECT row_to_json(w)::text AS row FROM webhooks.webhooks w WHERE id = $1",
+        [before.id],
+      );
       expect(rows[0]!.row).not.toContain(before.signingKey);
     } finally {
       await first.stop();

@@ -63,7 +63,8 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>["values"
 function minorUnits(values: Values, name: "amount" | "fees" | "update-amount" | "update-fees"): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new UsageError(`--${name} must be a whole number of minor units, got "${raw}"`, SIMULATE_USAGE);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
+    throw new UsageError(`--${name} must be a whole number of minor units, got "${raw}"`, SIMULATE_USAGE);
   return Number(raw);
 }
 
@@ -87,9 +88,17 @@ export function simulationBody(kind: SimulationKind, values: Values): Record<str
   if (kind === "check") return network;
   const existing = values.authorization;
   if (amount === undefined && !existing) {
-    throw new UsageError(`simulate ${kind} needs --amount${kind === "capture" ? "" : " (or --authorization)"}`, SIMULATE_USAGE);
+    throw new UsageError(
+      `simulate ${kind} needs --amount${kind === "capture" ? "" : " (or --authorization)"}`,
+      SIMULATE_USAGE,
+    );
   }
-  const purchase = { ...(amount !== undefined ? { amount } : {}), fees, ...network, ...(existing ? { authorization: existing } : {}) };
+  const purchase = {
+    ...(amount !== undefined ? { amount } : {}),
+    fees,
+    ...network,
+    ...(existing ? { authorization: existing } : {}),
+  };
   if (kind !== "update") return purchase;
   const updateAmount = minorUnits(values, "update-amount");
   if (updateAmount === undefined) throw new UsageError("simulate update needs --update-amount", SIMULATE_USAGE);
@@ -131,7 +140,9 @@ export async function simulateCommand(kind: SimulationKind, args: string[], io: 
   const client = gatewayClient(values, io);
   const out = output(io, values.json ?? false);
   const path = `/simulation/cards/${encodeURIComponent(values.card)}/request-authorization/${ENDPOINTS[kind]}`;
-  out.progress(`simulating ${DESCRIPTIONS[kind]} on ${values.card}: waiting for the decision (your webhook has 4 s to answer) …`);
+  out.progress(
+    `simulating ${DESCRIPTIONS[kind]} on ${values.card}: waiting for the decision (your webhook has 4 s to answer) …`,
+  );
   const answer = await client.post<{ data: AuthorizationRecord }>(path, body);
   out.result(describeAuthorization(answer.data), answer.data);
   return 0;

@@ -41,7 +41,11 @@ beforeAll(async () => {
   await fallback.start();
   await special.start();
   platform = await startAllInOne({ port: 0, logLevel: "silent", operatorToken: OPERATOR });
-  const created = await admin("/admin/businesses", { name: "Hooks", webhookUrl: fallback.url, signingKey: "default-signing-key-0123456789" });
+  const created = await admin("/admin/businesses", {
+    name: "Hooks",
+    webhookUrl: fallback.url,
+    signingKey: "default-signing-key-0123456789",
+  });
   businessId = created.data.business.id;
   testKey = created.data.testKey;
   liveKey = (await admin(`/admin/businesses/${businessId}/keys`, { mode: "live" })).data.key;
@@ -52,13 +56,26 @@ afterAll(async () => {
   await special.stop();
 });
 
-const validHook = () => ({ name: "transactions", events: ["card.transaction.created"], url: special.url, apiVersion: "2023-03-14", metadata: { team: "ops" } });
+const validHook = () => ({
+  name: "transactions",
+  events: ["card.transaction.created"],
+  url: special.url,
+  apiVersion: "2023-03-14",
+  metadata: { team: "ops" },
+});
 
 describe("webhooks API", () => {
   it("creates a webhook that is not yet in effect and never shows its signing key", async () => {
     const res = await call("POST", "/webhooks", { ...validHook(), signingKey: "my-own-signing-key-0123" });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ object: "webhook", name: "transactions", status: "created", isDefault: false, apiVersion: "2023-03-14", events: ["card.transaction.created"] });
+    expect(res.body.data).toMatchObject({
+      object: "webhook",
+      name: "transactions",
+      status: "created",
+      isDefault: false,
+      apiVersion: "2023-03-14",
+      events: ["card.transaction.created"],
+    });
     expect(res.body.data.id).toMatch(/^wh\./);
     expect(JSON.stringify(res.body)).not.toContain("my-own-signing-key");
     const secret = await call("GET", `/webhooks/${res.body.data.id}/secret`);
@@ -66,7 +83,12 @@ describe("webhooks API", () => {
   });
 
   it("lists every bad field at once, and names unknown event kinds", async () => {
-    const res = await call("POST", "/webhooks", { events: ["card.nope", "card.nope"], url: "ftp://x", apiVersion: "2023-02-30", signingKey: "short" });
+    const res = await call("POST", "/webhooks", {
+      events: ["card.nope", "card.nope"],
+      url: "ftp://x",
+      apiVersion: "2023-02-30",
+      signingKey: "short",
+    });
     expect(res.status).toBe(400);
     const paths = res.body.errors.map((e: { path: string }) => e.path).sort();
     expect(paths).toEqual(expect.arrayContaining(["name", "events[0]", "apiVersion", "signingKey"]));
@@ -79,7 +101,9 @@ describe("webhooks API", () => {
     const live = await call("POST", "/webhooks", { ...validHook(), url: "http://169.254.169.254/latest" }, liveKey);
     expect(live.status).toBe(400);
     expect(live.body.message).toContain("private");
-    expect((await call("POST", "/webhooks", { ...validHook(), url: "https://hooks.example.com/x" }, liveKey)).status).toBe(201);
+    expect(
+      (await call("POST", "/webhooks", { ...validHook(), url: "https://hooks.example.com/x" }, liveKey)).status,
+    ).toBe(201);
     expect((await call("POST", "/webhooks", { ...validHook(), url: "http://127.0.0.1:9/x" })).status).toBe(201);
   });
 
@@ -109,13 +133,16 @@ describe("webhooks API", () => {
     expect((await call("POST", `/webhooks/${id}/disable`, {})).status).toBe(422);
     expect((await call("DELETE", `/webhooks/${id}`)).status).toBe(422);
     expect((await call("PUT", `/webhooks/${id}`, { events: ["card.transaction.created"] })).status).toBe(422);
-    expect((await call("PUT", `/webhooks/${id}`, { timeoutDefault: "approve" })).body.data.timeoutDefault).toBe("approve");
+    expect((await call("PUT", `/webhooks/${id}`, { timeoutDefault: "approve" })).body.data.timeoutDefault).toBe(
+      "approve",
+    );
   });
 });
 
 describe("the default webhook's signing key per mode", () => {
   it("a test key reads only the test default's key; each mode's events say their mode and go to their mode's default", async () => {
-    const defaultOf = async (key: string) => (await call("GET", "/webhooks?filter=isDefault:true", undefined, key)).body.data[0].id as string;
+    const defaultOf = async (key: string) =>
+      (await call("GET", "/webhooks?filter=isDefault:true", undefined, key)).body.data[0].id as string;
     const testDefault = await defaultOf(testKey);
     const liveDefault = await defaultOf(liveKey);
     const testSecret = (await call("GET", `/webhooks/${testDefault}/secret`)).body.data.signingKey;
@@ -153,7 +180,9 @@ describe("routing follows enable and disable within a second", () => {
     const id = created.body.data.id;
     const before = await publish("card.transaction.created");
     await eventually(() => expect(fallback.byEvent(before)).toHaveLength(1));
-    expect(fallback.byEvent(before)[0]!.headers["service-signature"]).toBe(sign(fallback.byEvent(before)[0]!.raw, "default-signing-key-0123456789"));
+    expect(fallback.byEvent(before)[0]!.headers["service-signature"]).toBe(
+      sign(fallback.byEvent(before)[0]!.raw, "default-signing-key-0123456789"),
+    );
 
     expect((await call("POST", `/webhooks/${id}/enable`, { extra: true })).status).toBe(400);
     const enabledAt = Date.now();
@@ -165,7 +194,9 @@ describe("routing follows enable and disable within a second", () => {
       return eventId;
     }, 5_000);
     expect(Date.now() - enabledAt).toBeLessThan(2_000);
-    expect(special.byEvent(routed)[0]!.headers["service-signature"]).toBe(sign(special.byEvent(routed)[0]!.raw, "special-signing-key-0123"));
+    expect(special.byEvent(routed)[0]!.headers["service-signature"]).toBe(
+      sign(special.byEvent(routed)[0]!.raw, "special-signing-key-0123"),
+    );
     const other = await publish("card.authorization.closed");
     await eventually(() => expect(fallback.byEvent(other)).toHaveLength(1));
 

@@ -15,14 +15,21 @@ const newWallet = z.strictObject({
   active: z.boolean().default(true),
   captureLimit: minorUnits.positive().nullable().default(null),
 });
-const walletChange = z.strictObject({ holderName: z.string().min(1), active: z.boolean(), captureLimit: minorUnits.positive().nullable() }).partial();
+const walletChange = z
+  .strictObject({ holderName: z.string().min(1), active: z.boolean(), captureLimit: minorUnits.positive().nullable() })
+  .partial();
 const cardLink = z.strictObject({ card: cardId });
 const deposit = z.strictObject({ amount: minorUnits.positive() });
 const query = z.object({ authorization: z.string(), wallet: z.string(), card: z.string() }).partial();
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value ?? {});
-  if (!result.success) throw new HttpError(400, "Invalid Request", result.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  if (!result.success)
+    throw new HttpError(
+      400,
+      "Invalid Request",
+      result.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+    );
   return result.data;
 }
 
@@ -74,8 +81,10 @@ export function adminRoutes(db: Database): Router {
     .post(json, async (req, res) => {
       const { card } = parse(cardLink, req.body);
       await db.transaction(async (sql) => {
-        if (!(await findWallet(sql, req.params.id, true))) throw new HttpError(404, `Wallet ${req.params.id} not found`);
-        if (!(await linkCard(sql, req.params.id, card))) throw new HttpError(409, `Card ${card} belongs to another wallet`);
+        if (!(await findWallet(sql, req.params.id, true)))
+          throw new HttpError(404, `Wallet ${req.params.id} not found`);
+        if (!(await linkCard(sql, req.params.id, card)))
+          throw new HttpError(409, `Card ${card} belongs to another wallet`);
       });
       res.status(201).json(await view(req.params.id));
     })

@@ -29,9 +29,14 @@ async function receiverSource(): Promise<string> {
 
 /** As the README says: the SDK packed from the repository (`npm run pack:receiver`), then `npm install <tarball> express`. */
 async function installPackedSdk(folder: string) {
-  const tarball = execFileSync(process.execPath, [join(ROOT, "packages", "receiver", "scripts", "pack.mjs"), folder], { encoding: "utf8" }).trim();
+  const tarball = execFileSync(process.execPath, [join(ROOT, "packages", "receiver", "scripts", "pack.mjs"), folder], {
+    encoding: "utf8",
+  }).trim();
   // --prefer-offline: express and zod come from npm's cache when the repository's own install put them there.
-  execFileSync("npm", ["install", tarball, "express", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: folder, stdio: "pipe" });
+  execFileSync("npm", ["install", tarball, "express", "--prefer-offline", "--no-audit", "--no-fund"], {
+    cwd: folder,
+    stdio: "pipe",
+  });
 }
 
 beforeAll(async () => {
@@ -39,7 +44,10 @@ beforeAll(async () => {
   await installPackedSdk(folder);
   await writeFile(join(folder, "receiver.mjs"), await receiverSource());
   const port = await freePort();
-  child = spawn(process.execPath, ["receiver.mjs"], { cwd: folder, env: { PATH: process.env.PATH, PORT: String(port), CARDHOLD_SIGNING_KEY: KEY } });
+  child = spawn(process.execPath, ["receiver.mjs"], {
+    cwd: folder,
+    env: { PATH: process.env.PATH, PORT: String(port), CARDHOLD_SIGNING_KEY: KEY },
+  });
   let output = "";
   await new Promise<void>((resolve, reject) => {
     child!.stdout!.on("data", (chunk: Buffer) => {
@@ -62,18 +70,26 @@ const check = () => post(envelope("card.authorization.request", authorization({ 
 
 describe("the receiver of the README (Build your receiver)", () => {
   it("approves a check with the balance and the holder's name", async () => {
-    expect(await check()).toEqual({ status: 200, body: { action: "approve", cardBalance: 150_000, cardHolderName: "Ada Obi" } });
+    expect(await check()).toEqual({
+      status: 200,
+      body: { action: "approve", cardBalance: 150_000, cardHolderName: "Ada Obi" },
+    });
   });
 
   it("approves a capture it can afford, declines one it cannot, and gives a declined purchase back", async () => {
     const id = uniqueId("c.auth.");
-    const capture = envelope("card.authorization.request", authorization({ id, card: "c.doc", amount: 50_000, fees: 1_000 }));
+    const capture = envelope(
+      "card.authorization.request",
+      authorization({ id, card: "c.doc", amount: 50_000, fees: 1_000 }),
+    );
     expect(await post(capture)).toEqual({ status: 200, body: { action: "approve" } });
     expect(await post(capture)).toEqual({ status: 200, body: { action: "approve" } });
     expect((await check()).body.cardBalance).toBe(99_000);
     const tooMuch = envelope("card.authorization.request", authorization({ card: "c.doc", amount: 100_000 }));
     expect((await post(tooMuch)).body).toEqual({ action: "decline", code: "insufficient-funds" });
-    expect((await post(closed({ id, card: "c.doc", status: "declined", amount: 50_000, fees: 1_000 }))).body).toEqual({ action: "approve" });
+    expect((await post(closed({ id, card: "c.doc", status: "declined", amount: 50_000, fees: 1_000 }))).body).toEqual({
+      action: "approve",
+    });
     expect((await check()).body.cardBalance).toBe(150_000);
   });
 
@@ -81,13 +97,20 @@ describe("the receiver of the README (Build your receiver)", () => {
     const id = uniqueId("c.auth.");
     await post(envelope("card.authorization.request", authorization({ id, card: "c.doc", amount: 10_000 })));
     await post(closed({ id, card: "c.doc", status: "approved", amount: 10_000 }));
-    expect((await post(update({ id, card: "c.doc", status: "pending", amount: 12_000 }))).body).toEqual({ action: "approve" });
+    expect((await post(update({ id, card: "c.doc", status: "pending", amount: 12_000 }))).body).toEqual({
+      action: "approve",
+    });
     expect((await check()).body.cardBalance).toBe(138_000);
-    expect((await post(update({ id, card: "c.doc", status: "reversed", amount: 12_000 }))).body).toEqual({ action: "approve" });
+    expect((await post(update({ id, card: "c.doc", status: "reversed", amount: 12_000 }))).body).toEqual({
+      action: "approve",
+    });
     expect((await check()).body.cardBalance).toBe(150_000);
     const other = uniqueId("c.auth.");
     await post(envelope("card.authorization.request", authorization({ id: other, card: "c.doc", amount: 10_000 })));
-    expect((await post(update({ id: other, card: "c.doc", status: "pending", amount: 170_000 }))).body).toEqual({ action: "decline", code: "insufficient-funds" });
+    expect((await post(update({ id: other, card: "c.doc", status: "pending", amount: 170_000 }))).body).toEqual({
+      action: "decline",
+      code: "insufficient-funds",
+    });
     expect((await check()).body.cardBalance).toBe(140_000);
   });
 
@@ -102,11 +125,15 @@ describe("the receiver of the README (Build your receiver) as the webhook of a r
   const OPERATOR = "operator-token-build-your-receiver";
   let platform: AllInOne;
   let key = "";
-  const api = apiClient(() => platform.url, () => key);
+  const api = apiClient(
+    () => platform.url,
+    () => key,
+  );
 
   beforeAll(async () => {
     platform = await startAllInOne({ port: 0, logLevel: "silent", operatorToken: OPERATOR });
-    key = (await createBusiness(platform.url, OPERATOR, { name: "Doc Ltd", webhookUrl: webhookUrl, signingKey: KEY })).testKey;
+    key = (await createBusiness(platform.url, OPERATOR, { name: "Doc Ltd", webhookUrl: webhookUrl, signingKey: KEY }))
+      .testKey;
   }, 60_000);
   afterAll(async () => {
     await platform?.stop();
@@ -114,23 +141,71 @@ describe("the receiver of the README (Build your receiver) as the webhook of a r
 
   it("verifies and answers the platform's real, signed check and capture events", async () => {
     const customer = await api("POST", "/customers", {
-      name: "Ada Obi", reference: "ada", type: "individual", verifications: ["tier-1"], metadata: {},
-      claims: { individualInformation: { firstName: "Ada", lastName: "Obi", email: "ada@example.com", phoneNumber: "+2348012345678", dateOfBirth: "1990-01-01" } },
+      name: "Ada Obi",
+      reference: "ada",
+      type: "individual",
+      verifications: ["tier-1"],
+      metadata: {},
+      claims: {
+        individualInformation: {
+          firstName: "Ada",
+          lastName: "Obi",
+          email: "ada@example.com",
+          phoneNumber: "+2348012345678",
+          dateOfBirth: "1990-01-01",
+        },
+      },
     });
-    const program = await api("POST", "/card-programs", { name: "Doc cards", network: "verve", type: "virtual", currency: "NGN" });
+    const program = await api("POST", "/card-programs", {
+      name: "Doc cards",
+      network: "verve",
+      type: "virtual",
+      currency: "NGN",
+    });
     const settlement = await api("GET", `/accounts/${program.body.data.authorization.settlementAccount}`);
-    await api("POST", "/simulation/payments/pay-in", { accountNumber: settlement.body.data.depositChannels[0].accountNumber, amount: 1_000_000 });
-    const card = (await api("POST", "/cards", { program: program.body.data.id, customer: customer.body.data.id, reference: "doc-card" })).body.data.id;
+    await api("POST", "/simulation/payments/pay-in", {
+      accountNumber: settlement.body.data.depositChannels[0].accountNumber,
+      amount: 1_000_000,
+    });
+    const card = (
+      await api("POST", "/cards", {
+        program: program.body.data.id,
+        customer: customer.body.data.id,
+        reference: "doc-card",
+      })
+    ).body.data.id;
     const { cvv } = (await api("GET", `/cards/${card}/secrets`)).body.data;
     await api("POST", `/cards/${card}/activate`, { cvv, pin: "1234" });
 
-    const balance = (await api("POST", `/simulation/cards/${card}/request-authorization/check`, { channel: "atm" })).body.data;
-    expect(balance).toMatchObject({ status: "approved", decisionType: "direct-response", cardHolderName: "Ada Obi", cardBalance: expect.any(Number) });
-    const capture = (await api("POST", `/simulation/cards/${card}/request-authorization/capture`, { amount: 5_000, fees: 100, channel: "online" })).body.data;
+    const balance = (await api("POST", `/simulation/cards/${card}/request-authorization/check`, { channel: "atm" }))
+      .body.data;
+    expect(balance).toMatchObject({
+      status: "approved",
+      decisionType: "direct-response",
+      cardHolderName: "Ada Obi",
+      cardBalance: expect.any(Number),
+    });
+    const capture = (
+      await api("POST", `/simulation/cards/${card}/request-authorization/capture`, {
+        amount: 5_000,
+        fees: 100,
+        channel: "online",
+      })
+    ).body.data;
     expect(capture).toMatchObject({ status: "approved", decisionType: "direct-response" });
-    const after = (await api("POST", `/simulation/cards/${card}/request-authorization/check`, { channel: "atm" })).body.data;
+    const after = (await api("POST", `/simulation/cards/${card}/request-authorization/check`, { channel: "atm" })).body
+      .data;
     expect(after.cardBalance).toBe(balance.cardBalance - 5_100);
-    const tooMuch = (await api("POST", `/simulation/cards/${card}/request-authorization/capture`, { amount: after.cardBalance + 1, channel: "online" })).body.data;
-    expect(tooMuch).toMatchObject({ status: "declined", declineReason: "insufficient-funds", decisionType: "direct-response" });
+    const tooMuch = (
+      await api("POST", `/simulation/cards/${card}/request-authorization/capture`, {
+        amount: after.cardBalance + 1,
+        channel: "online",
+      })
+    ).body.data;
+    expect(tooMuch).toMatchObject({
+      status: "declined",
+      declineReason: "insufficient-funds",
+      decisionType: "direct-response",
+    });
   }, 60_000);
 });

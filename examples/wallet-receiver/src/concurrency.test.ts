@@ -5,7 +5,10 @@ import { startWalletReceiver, type WalletReceiver } from "./wallet-receiver.js";
 // Many deliveries at once on one wallet. PGlite runs one transaction at a time; on a PostgreSQL server (set
 // DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/postgres) the row locks are what keeps the wallet right.
 const SERVER_URL = process.env.DATABASE_URL;
-const databases = [{ name: "embedded PGlite", serverUrl: undefined }, ...(SERVER_URL ? [{ name: "PostgreSQL server", serverUrl: SERVER_URL }] : [])];
+const databases = [
+  { name: "embedded PGlite", serverUrl: undefined },
+  ...(SERVER_URL ? [{ name: "PostgreSQL server", serverUrl: SERVER_URL }] : []),
+];
 
 describe.each(databases)("concurrent deliveries on $name", ({ serverUrl }) => {
   let receiver: WalletReceiver;
@@ -25,7 +28,9 @@ describe.each(databases)("concurrent deliveries on $name", ({ serverUrl }) => {
     const api = admin(receiver.url);
     const card = uniqueId("c.");
     const wallet = await api.createWallet({ available: 10_000, cards: [card] });
-    const answers = await Promise.all(Array.from({ length: 40 }, () => deliver(receiver.webhookUrl, request({ card, amount: 900, fees: 100 }))));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => deliver(receiver.webhookUrl, request({ card, amount: 900, fees: 100 }))),
+    );
     expect(answers.every((a) => a.status === 200)).toBe(true);
     const approved = answers.filter((a) => a.body.action === "approve").length;
     expect(approved).toBe(10);
@@ -52,7 +57,9 @@ describe.each(databases)("concurrent deliveries on $name", ({ serverUrl }) => {
     const ids = Array.from({ length: 10 }, () => uniqueId("c.auth."));
     await Promise.all(ids.map((id) => deliver(receiver.webhookUrl, request({ id, card, amount: 1_500 }))));
     await Promise.all([
-      ...ids.map((id, i) => deliver(receiver.webhookUrl, closed({ id, card, status: i % 2 ? "approved" : "declined", amount: 1_500 }))),
+      ...ids.map((id, i) =>
+        deliver(receiver.webhookUrl, closed({ id, card, status: i % 2 ? "approved" : "declined", amount: 1_500 })),
+      ),
       ...Array.from({ length: 10 }, () => deliver(receiver.webhookUrl, request({ card, amount: 1_000 }))),
     ]);
     const after = await api.wallet(wallet.id);

@@ -35,7 +35,9 @@ function openPostgres(url: string, poolSize: number): Database {
     kind: "postgres",
     async transaction(work) {
       const client = await pool.connect();
-      const sql: Sql = { query: async <Row>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as Row[] };
+      const sql: Sql = {
+        query: async <Row>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as Row[],
+      };
       try {
         await client.query("BEGIN");
         const result = await work(sql);
@@ -58,7 +60,10 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
   return {
     kind: "pglite",
-    transaction: (work) => db.transaction((tx) => work({ query: async <Row>(text: string, params?: unknown[]) => (await tx.query<Row>(text, params)).rows })),
+    transaction: (work) =>
+      db.transaction((tx) =>
+        work({ query: async <Row>(text: string, params?: unknown[]) => (await tx.query<Row>(text, params)).rows }),
+      ),
     close: () => db.close(),
   };
 }

@@ -18,11 +18,17 @@ export function databaseDeliveryStore(db: Database): DeliveryStore<Sql> {
               [eventId],
             );
             if (claimed.length > 0) return { first: true };
-            const [earlier] = await sql.query<{ answer: unknown }>("SELECT answer FROM wallet_receiver.deliveries WHERE event_id = $1", [eventId]);
+            const [earlier] = await sql.query<{ answer: unknown }>(
+              "SELECT answer FROM wallet_receiver.deliveries WHERE event_id = $1",
+              [eventId],
+            );
             return { first: false, answer: earlier?.answer };
           },
           async remember(eventId, answer) {
-            await sql.query("UPDATE wallet_receiver.deliveries SET answer = $2 WHERE event_id = $1", [eventId, JSON.stringify(answer)]);
+            await sql.query("UPDATE wallet_receiver.deliveries SET answer = $2 WHERE event_id = $1", [
+              eventId,
+              JSON.stringify(answer),
+            ]);
           },
           async claimAuthorization(authorizationId) {
             const claimed = await sql.query(

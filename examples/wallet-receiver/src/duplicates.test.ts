@@ -30,9 +30,11 @@ describe("duplicate deliveries", () => {
     expect(await api.wallet(wallet.id)).toMatchObject({ available: 6_000, locked: 4_000 });
 
     const approved = closed({ id: authorizationId, card, status: "approved", amount: 4_000 });
-    for (let i = 0; i < 3; i++) expect((await deliver(receiver.webhookUrl, approved)).body).toEqual({ action: "approve" });
+    for (let i = 0; i < 3; i++)
+      expect((await deliver(receiver.webhookUrl, approved)).body).toEqual({ action: "approve" });
     const reversal = update({ id: authorizationId, card, status: "reversed", amount: 4_000 });
-    for (let i = 0; i < 3; i++) expect((await deliver(receiver.webhookUrl, reversal)).body).toEqual({ action: "approve" });
+    for (let i = 0; i < 3; i++)
+      expect((await deliver(receiver.webhookUrl, reversal)).body).toEqual({ action: "approve" });
     expect(await api.wallet(wallet.id)).toMatchObject({ available: 10_000, locked: 0, debited: 0 });
   });
 
@@ -41,8 +43,13 @@ describe("duplicate deliveries", () => {
     const card = uniqueId("c.");
     const wallet = await api.createWallet({ available: 10_000, cards: [card] });
     const authorizationId = uniqueId("c.auth.");
-    expect((await deliver(receiver.webhookUrl, request({ id: authorizationId, card, amount: 1_000 }))).body).toEqual({ action: "approve" });
-    expect((await deliver(receiver.webhookUrl, request({ id: authorizationId, card, amount: 1_000 }))).body).toEqual({ action: "decline", code: "duplicate-transaction" });
+    expect((await deliver(receiver.webhookUrl, request({ id: authorizationId, card, amount: 1_000 }))).body).toEqual({
+      action: "approve",
+    });
+    expect((await deliver(receiver.webhookUrl, request({ id: authorizationId, card, amount: 1_000 }))).body).toEqual({
+      action: "decline",
+      code: "duplicate-transaction",
+    });
     expect(await api.wallet(wallet.id)).toMatchObject({ available: 9_000, locked: 1_000 });
   });
 
@@ -51,9 +58,17 @@ describe("duplicate deliveries", () => {
     const card = uniqueId("c.");
     const wallet = await api.createWallet({ available: 500, cards: [card] });
     const authorizationId = uniqueId("c.auth.");
-    expect((await deliver(receiver.webhookUrl, request({ id: authorizationId, card, amount: 1_000 }))).body).toEqual({ action: "decline", code: "insufficient-funds" });
-    expect((await api.call("POST", `/wallets/${wallet.id}/deposits`, { amount: 5_000 })).body).toMatchObject({ available: 5_500 });
-    expect((await deliver(receiver.webhookUrl, request({ id: authorizationId, card, amount: 1_000 }))).body).toEqual({ action: "decline", code: "duplicate-transaction" });
+    expect((await deliver(receiver.webhookUrl, request({ id: authorizationId, card, amount: 1_000 }))).body).toEqual({
+      action: "decline",
+      code: "insufficient-funds",
+    });
+    expect((await api.call("POST", `/wallets/${wallet.id}/deposits`, { amount: 5_000 })).body).toMatchObject({
+      available: 5_500,
+    });
+    expect((await deliver(receiver.webhookUrl, request({ id: authorizationId, card, amount: 1_000 }))).body).toEqual({
+      action: "decline",
+      code: "duplicate-transaction",
+    });
   });
 
   it("remembers events and captures across a restart on the same data directory", async () => {
@@ -68,7 +83,10 @@ describe("duplicate deliveries", () => {
     receiver = await startWalletReceiver({ signingKey: SIGNING_KEY, port: 0, dataDir });
     const restarted = admin(receiver.url);
     expect((await deliver(receiver.webhookUrl, capture)).body).toEqual({ action: "approve" });
-    expect((await deliver(receiver.webhookUrl, request({ id: authorizationId, card, amount: 2_500 }))).body).toEqual({ action: "decline", code: "duplicate-transaction" });
+    expect((await deliver(receiver.webhookUrl, request({ id: authorizationId, card, amount: 2_500 }))).body).toEqual({
+      action: "decline",
+      code: "duplicate-transaction",
+    });
     expect(await restarted.wallet(wallet.id)).toMatchObject({ available: 7_500, locked: 2_500 });
   });
 });

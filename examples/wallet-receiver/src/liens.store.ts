@@ -37,7 +37,10 @@ export async function findLien(sql: Sql, authorizationId: string, lock = false):
   return rows[0] && toLien(rows[0]);
 }
 
-export async function insertLien(sql: Sql, l: { authorization: string; wallet: string; card: string } & Lien): Promise<void> {
+export async function insertLien(
+  sql: Sql,
+  l: { authorization: string; wallet: string; card: string } & Lien,
+): Promise<void> {
   await sql.query(
     "INSERT INTO wallet_receiver.liens (authorization_id, wallet_id, card_id, locked, debited) VALUES ($1, $2, $3, $4, $5)",
     [l.authorization, l.wallet, l.card, l.locked, l.debited],
@@ -45,14 +48,17 @@ export async function insertLien(sql: Sql, l: { authorization: string; wallet: s
 }
 
 export async function saveLien(sql: Sql, authorizationId: string, l: Lien): Promise<void> {
-  await sql.query("UPDATE wallet_receiver.liens SET locked = $2, debited = $3, updated_at = now() WHERE authorization_id = $1", [
-    authorizationId,
-    l.locked,
-    l.debited,
-  ]);
+  await sql.query(
+    "UPDATE wallet_receiver.liens SET locked = $2, debited = $3, updated_at = now() WHERE authorization_id = $1",
+    [authorizationId, l.locked, l.debited],
+  );
 }
 
-export async function listLiens(sql: Sql, filter: { authorization?: string; wallet?: string; card?: string }, limit = 100): Promise<LienRow[]> {
+export async function listLiens(
+  sql: Sql,
+  filter: { authorization?: string; wallet?: string; card?: string },
+  limit = 100,
+): Promise<LienRow[]> {
   const rows = await sql.query<DbLien>(
     `SELECT * FROM wallet_receiver.liens
       WHERE ($1::text IS NULL OR authorization_id = $1) AND ($2::text IS NULL OR wallet_id = $2) AND ($3::text IS NULL OR card_id = $3)

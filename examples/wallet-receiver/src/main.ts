@@ -20,7 +20,9 @@ const receiver = await startWalletReceiver({
   ownFee: settings.OWN_FEE,
 });
 console.log(`wallet receiver listening: webhook ${receiver.webhookUrl}, admin API ${receiver.url}`);
-console.log(`  database: ${settings.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${settings.DATA_DIR}`}`);
+console.log(
+  `  database: ${settings.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${settings.DATA_DIR}`}`,
+);
 
 let stopping = false;
 const stop = async (signal: string) => {

@@ -11,7 +11,15 @@ export async function insertTransaction(sql: Sql, t: Transaction): Promise<void>
 }
 
 export async function listTransactions(sql: Sql, filter: { authorization?: string; card?: string }, limit = 100) {
-  const rows = await sql.query<{ id: string; authorization_id: string; card_id: string; amount: string | number; fees: string | number; currency: string; created_at: Date | string }>(
+  const rows = await sql.query<{
+    id: string;
+    authorization_id: string;
+    card_id: string;
+    amount: string | number;
+    fees: string | number;
+    currency: string;
+    created_at: Date | string;
+  }>(
     `SELECT * FROM wallet_receiver.card_transactions
       WHERE ($1::text IS NULL OR authorization_id = $1) AND ($2::text IS NULL OR card_id = $2)
       ORDER BY created_at DESC, id DESC LIMIT $3`,

@@ -25,7 +25,11 @@ export interface WalletRules {
  * Runs one of the SDK's lien rules on the lien of an authorization and its wallet, both locked (wallet first, as in
  * a capture, so two deliveries never wait on each other in opposite orders), and saves the result.
  */
-async function withLien(sql: Sql, authorizationId: string, rule: (wallet: Wallet, lien: Lien) => Outcome): Promise<AuthorizationAnswer> {
+async function withLien(
+  sql: Sql,
+  authorizationId: string,
+  rule: (wallet: Wallet, lien: Lien) => Outcome,
+): Promise<AuthorizationAnswer> {
   const seen = await findLien(sql, authorizationId);
   if (!seen) return decline("invalid-transaction");
   const wallet = await findWallet(sql, seen.wallet, true);
@@ -51,7 +55,12 @@ export function walletHandlers(rules: WalletRules = {}): Handlers<Sql> {
       });
       if (wallet && outcome.lien) {
         await saveWallet(tx, wallet.id, { ...wallet, ...outcome.wallet });
-        await insertLien(tx, { authorization: authorization.id, wallet: wallet.id, card: authorization.card, ...outcome.lien });
+        await insertLien(tx, {
+          authorization: authorization.id,
+          wallet: wallet.id,
+          card: authorization.card,
+          ...outcome.lien,
+        });
       }
       return outcome.answer;
     },
@@ -62,7 +71,9 @@ export function walletHandlers(rules: WalletRules = {}): Handlers<Sql> {
     },
 
     amountUpdate: (authorization, { tx }) =>
-      withLien(tx, authorization.id, (wallet, lien) => onAmountUpdate(wallet, lien, authorization.amount + (authorization.fees ?? 0) + ownFee)),
+      withLien(tx, authorization.id, (wallet, lien) =>
+        onAmountUpdate(wallet, lien, authorization.amount + (authorization.fees ?? 0) + ownFee),
+      ),
 
     reversal: (authorization, { tx }) => withLien(tx, authorization.id, (wallet, lien) => onReversal(wallet, lien)),
 

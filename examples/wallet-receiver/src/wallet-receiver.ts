@@ -44,7 +44,11 @@ export async function startWalletReceiver(opts: WalletReceiverOptions): Promise<
     throw error;
   }
   const webhookPath = opts.webhookPath ?? "/webhook";
-  const receiver = createReceiver({ signingKey: opts.signingKey, store: databaseDeliveryStore(database), handlers: walletHandlers({ ownFee: opts.ownFee }) });
+  const receiver = createReceiver({
+    signingKey: opts.signingKey,
+    store: databaseDeliveryStore(database),
+    handlers: walletHandlers({ ownFee: opts.ownFee }),
+  });
 
   const app = express();
   app.disable("x-powered-by");
@@ -53,7 +57,11 @@ export async function startWalletReceiver(opts: WalletReceiverOptions): Promise<
     .get((_req, res) => void res.json({ status: "ok", database: database.kind }))
     .all(methodNotAllowed("GET, HEAD"));
   // Before any JSON parser: the signature covers the raw bytes.
-  app.use(receiverRouter(receiver, webhookPath, { onError: (error) => console.error("wallet-receiver: delivery failed:", error) }));
+  app.use(
+    receiverRouter(receiver, webhookPath, {
+      onError: (error) => console.error("wallet-receiver: delivery failed:", error),
+    }),
+  );
   // Matched as receiverRouter matches it, literally: WEBHOOK_PATH is not an express route pattern.
   app.use((req, res, next) => (req.path === webhookPath ? methodNotAllowed("POST")(req, res, next) : next()));
   app.use(adminRoutes(database));

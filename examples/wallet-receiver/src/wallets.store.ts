@@ -37,7 +37,10 @@ const toWallet = (r: DbWallet): WalletRow => ({
 
 export const newWalletId = () => `wal.${randomBytes(9).toString("base64url")}`;
 
-export async function insertWallet(sql: Sql, w: { id: string; holderName: string; available: number; active: boolean; captureLimit: number | null }) {
+export async function insertWallet(
+  sql: Sql,
+  w: { id: string; holderName: string; available: number; active: boolean; captureLimit: number | null },
+) {
   await sql.query(
     "INSERT INTO wallet_receiver.wallets (id, holder_name, available, active, capture_limit) VALUES ($1, $2, $3, $4, $5)",
     [w.id, w.holderName, w.available, w.active, w.captureLimit],
@@ -55,11 +58,18 @@ export async function findWalletByCard(sql: Sql, cardId: string, lock = false): 
 }
 
 export async function findWallet(sql: Sql, id: string, lock = false): Promise<WalletRow | undefined> {
-  const rows = await sql.query<DbWallet>(`SELECT ${COLUMNS} FROM wallet_receiver.wallets w WHERE w.id = $1${lock ? " FOR UPDATE" : ""}`, [id]);
+  const rows = await sql.query<DbWallet>(
+    `SELECT ${COLUMNS} FROM wallet_receiver.wallets w WHERE w.id = $1${lock ? " FOR UPDATE" : ""}`,
+    [id],
+  );
   return rows[0] && toWallet(rows[0]);
 }
 
-export async function saveWallet(sql: Sql, id: string, w: Pick<WalletRow, "available" | "locked" | "active" | "holderName" | "captureLimit">) {
+export async function saveWallet(
+  sql: Sql,
+  id: string,
+  w: Pick<WalletRow, "available" | "locked" | "active" | "holderName" | "captureLimit">,
+) {
   await sql.query(
     `UPDATE wallet_receiver.wallets SET available = $2, locked = $3, active = $4, holder_name = $5, capture_limit = $6, updated_at = now()
       WHERE id = $1`,
@@ -87,5 +97,11 @@ export async function walletView(sql: Sql, id: string): Promise<WalletView | und
   );
   const row = rows[0];
   if (!row) return undefined;
-  return { object: "wallet", ...toWallet(row), debited: Number(row.debited), cards: row.cards ?? [], createdAt: new Date(row.created_at).toISOString() };
+  return {
+    object: "wallet",
+    ...toWallet(row),
+    debited: Number(row.debited),
+    cards: row.cards ?? [],
+    createdAt: new Date(row.created_at).toISOString(),
+  };
 }

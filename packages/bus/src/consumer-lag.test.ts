@@ -15,14 +15,23 @@ function fakeAdmin(ends: Record<string, Array<[number, number]>>, committed: Rec
     async fetchTopicOffsets(topic) {
       calls.topics++;
       if (failing) throw new Error("broker away");
-      return (ends[topic] ?? []).map(([low, high], partition): TopicOffsets[number] => ({ partition, offset: String(high), high: String(high), low: String(low) }));
+      return (ends[topic] ?? []).map(([low, high], partition): TopicOffsets[number] => ({
+        partition,
+        offset: String(high),
+        high: String(high),
+        low: String(low),
+      }));
     },
     async fetchOffsets({ groupId, topics }) {
       calls.groups++;
       if (failing) throw new Error("broker away");
       return (topics ?? []).map((topic): GroupOffsets[number] => ({
         topic,
-        partitions: (committed[groupId]?.[topic] ?? []).map((offset, partition) => ({ partition, offset: String(offset), metadata: null })),
+        partitions: (committed[groupId]?.[topic] ?? []).map((offset, partition) => ({
+          partition,
+          offset: String(offset),
+          metadata: null,
+        })),
       }));
     },
   };
@@ -32,10 +41,20 @@ function fakeAdmin(ends: Record<string, Array<[number, number]>>, committed: Rec
 describe("the Kafka consumer lag reader", () => {
   it("sums latest minus committed over a topic's partitions, counting from the earliest offset where nothing is committed", async () => {
     const { admin } = fakeAdmin(
-      { "events.v1": [[0, 10], [5, 20], [0, 0]], "webhooks.v1": [[0, 4]] },
+      {
+        "events.v1": [
+          [0, 10],
+          [5, 20],
+          [0, 0],
+        ],
+        "webhooks.v1": [[0, 4]],
+      },
       { "svc.events": { "events.v1": [10, -1, -1] }, "svc.webhooks": { "webhooks.v1": [1] } },
     );
-    const groups = new Map([["svc.events", ["events.v1"]], ["svc.webhooks", ["webhooks.v1"]]]);
+    const groups = new Map([
+      ["svc.events", ["events.v1"]],
+      ["svc.webhooks", ["webhooks.v1"]],
+    ]);
     const reader = createKafkaLagReader({ admin, logger, groups: () => groups });
     expect(reader.latest()).toEqual({ lags: [], readAt: undefined });
     await reader.read();
@@ -58,7 +77,12 @@ describe("the Kafka consumer lag reader", () => {
 
   it("reads on its own timer, one reading at a time, and stops", async () => {
     const { admin, calls } = fakeAdmin({ "events.v1": [[0, 1]] }, { g: { "events.v1": [1] } });
-    const reader = createKafkaLagReader({ admin, logger, groups: () => new Map([["g", ["events.v1"]]]), intervalMs: 20 });
+    const reader = createKafkaLagReader({
+      admin,
+      logger,
+      groups: () => new Map([["g", ["events.v1"]]]),
+      intervalMs: 20,
+    });
     reader.start();
     await Promise.all([reader.read(), reader.read()]);
     await new Promise((r) => setTimeout(r, 100));

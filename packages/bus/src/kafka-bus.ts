@@ -4,7 +4,14 @@ import "./kafkajs-idle-timers";
 import { createKafkaLagReader } from "./consumer-lag";
 import { newMessageId } from "./message-id";
 import { TOPIC_SETTINGS, type Topic } from "@cardhold/contracts";
-import { MAX_BATCH, MESSAGE_ID_HEADER, type Bus, type IncomingMessage, type OutgoingMessage, type Subscription } from "./bus";
+import {
+  MAX_BATCH,
+  MESSAGE_ID_HEADER,
+  type Bus,
+  type IncomingMessage,
+  type OutgoingMessage,
+  type Subscription,
+} from "./bus";
 
 /**
  * A member that died without leaving (SIGKILL) holds its partitions, and a member that joins waits, until its session
@@ -60,7 +67,9 @@ function createOffsetProgress(consumer: Consumer, logger: Logger) {
     const offsets = [...handled.values()];
     handled = new Map();
     // A failed commit (a rebalance, the broker away) only means those messages may be consumed again.
-    await consumer.commitOffsets(offsets).catch((err: unknown) => logger.debug({ err }, "offset commit failed; the messages may be consumed again"));
+    await consumer
+      .commitOffsets(offsets)
+      .catch((err: unknown) => logger.debug({ err }, "offset commit failed; the messages may be consumed again"));
   };
   const timer = setInterval(() => void commit(), OFFSET_COMMIT_INTERVAL_MS);
   timer.unref();
@@ -86,12 +95,21 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
     retry: { retries: 8, initialRetryTime: 200 },
   });
   const admin = kafka.admin();
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const producer: Producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+  });
   const consumers: { consumer: Consumer; progress: ReturnType<typeof createOffsetProgress> }[] = [];
   let stopping = false;
   const handling = new Set<Promise<void>>();
   const subscribed = new Map<string, readonly string[]>();
-  const lag = createKafkaLagReader({ admin, logger: opts.logger, groups: () => subscribed, intervalMs: opts.lagIntervalMs });
+  const lag = createKafkaLagReader({
+    admin,
+    logger: opts.logger,
+    groups: () => subscribed,
+    intervalMs: opts.lagIntervalMs,
+  });
 
   const createTopics = async () => {
     await admin.createTopics({
@@ -165,7 +183,9 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
         eachBatchAutoResolve: false,
         eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
           for (let i = 0; i < batch.messages.length && isRunning() && !isStale() && !stopping; i += chunkSize) {
-            const chunk = batch.messages.slice(i, i + chunkSize).map((m) => toIncoming(batch.topic, batch.partition, m));
+            const chunk = batch.messages
+              .slice(i, i + chunkSize)
+              .map((m) => toIncoming(batch.topic, batch.partition, m));
             const handled = batchHandler ? batchHandler(chunk) : handler!(chunk[0]!);
             handling.add(handled);
             await handled.finally(() => handling.delete(handled));

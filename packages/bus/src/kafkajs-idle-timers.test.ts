@@ -4,7 +4,14 @@ import { KafkaRequestQueue, REQUEST_TIMEOUT_CHECK_INTERVAL_MS } from "./kafkajs-
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 function queue() {
-  return new KafkaRequestQueue({ maxInFlightRequests: 1, requestTimeout: 30_000, enforceRequestTimeout: false, clientId: "t", broker: "b", logger: silent });
+  return new KafkaRequestQueue({
+    maxInFlightRequests: 1,
+    requestTimeout: 30_000,
+    enforceRequestTimeout: false,
+    clientId: "t",
+    broker: "b",
+    logger: silent,
+  });
 }
 
 describe("kafkajs request queue, patched", () => {
@@ -36,7 +43,14 @@ describe("kafkajs request queue, patched", () => {
   it("checks in-flight requests for a timeout once a second, not every 100 ms, and still times them out", () => {
     vi.useFakeTimers();
     try {
-      const q = new KafkaRequestQueue({ maxInFlightRequests: 1, requestTimeout: 50, enforceRequestTimeout: true, clientId: "t", broker: "b", logger: silent });
+      const q = new KafkaRequestQueue({
+        maxInFlightRequests: 1,
+        requestTimeout: 50,
+        enforceRequestTimeout: true,
+        clientId: "t",
+        broker: "b",
+        logger: silent,
+      });
       let timedOut = 0;
       q.inflight.set(1, { sentAt: Date.now(), requestTimeout: 50, timeoutRequest: () => void (timedOut += 1) });
       q.scheduleRequestTimeoutCheck();

@@ -40,9 +40,9 @@ function scheduleCheckWhilePending(this: RequestQueue) {
 
 const require = createRequire(import.meta.url);
 /** The class kafkajs's connections use (same module instance: same resolved path). */
-export const KafkaRequestQueue = require("kafkajs/src/network/requestQueue/index.js") as { prototype: RequestQueue } & (new (
-  options: Record<string, unknown>,
-) => RequestQueue);
+export const KafkaRequestQueue = require("kafkajs/src/network/requestQueue/index.js") as {
+  prototype: RequestQueue;
+} & (new (options: Record<string, unknown>) => RequestQueue);
 
 KafkaRequestQueue.prototype.scheduleCheckPendingRequests = scheduleCheckWhilePending;
 

@@ -9,9 +9,17 @@ describe("memory bus", () => {
     const bus = createMemoryBus();
     const seenA: string[] = [];
     const seenB: string[] = [];
-    await bus.subscribe({ group: "a", topics: ["t.v1"], handler: async (m) => void seenA.push(`${m.key}:${(m.value as { n: number }).n}`) });
+    await bus.subscribe({
+      group: "a",
+      topics: ["t.v1"],
+      handler: async (m) => void seenA.push(`${m.key}:${(m.value as { n: number }).n}`),
+    });
     await bus.publish([msg("k1", 1), msg("k2", 1), msg("k1", 2), msg("k1", 3)]);
-    await bus.subscribe({ group: "b", topics: ["t.v1"], handler: async (m) => void seenB.push(`${m.key}:${(m.value as { n: number }).n}`) });
+    await bus.subscribe({
+      group: "b",
+      topics: ["t.v1"],
+      handler: async (m) => void seenB.push(`${m.key}:${(m.value as { n: number }).n}`),
+    });
     await bus.drained();
     for (const seen of [seenA, seenB]) {
       expect(seen.filter((s) => s.startsWith("k1"))).toEqual(["k1:1", "k1:2", "k1:3"]);
@@ -180,7 +188,8 @@ describe("memory bus batches", () => {
     await bus.subscribe({ group: "quick", topics: ["t.v1", "u.v1"], handler: async () => undefined });
     await bus.publish([msg("k", 1), msg("k", 2), msg("j", 3)]);
     await new Promise((r) => setTimeout(r, 20));
-    const lagOf = (group: string, topic: string) => bus.consumerLag().lags.find((l) => l.group === group && l.topic === topic)?.messages;
+    const lagOf = (group: string, topic: string) =>
+      bus.consumerLag().lags.find((l) => l.group === group && l.topic === topic)?.messages;
     expect(lagOf("slow", "t.v1")).toBe(3);
     expect(lagOf("quick", "t.v1")).toBe(0);
     expect(lagOf("quick", "u.v1")).toBe(0);

@@ -154,7 +154,9 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
       for (const m of messages) {
         const partition = partitionFor(m.key, PARTITIONS);
         const partitionLog = partitionsOf(m.topic)[partition]!;
-        const awaiting = new Set([...groups.values()].filter((g) => g.subscription.topics.includes(m.topic)).map((g) => g.subscription.group));
+        const awaiting = new Set(
+          [...groups.values()].filter((g) => g.subscription.topics.includes(m.topic)).map((g) => g.subscription.group),
+        );
         let markHandled = () => undefined as void;
         handled.push(new Promise<void>((resolve) => (markHandled = resolve)));
         if (awaiting.size === 0) markHandled();
@@ -194,7 +196,11 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
         subscription.topics.map((topic) => ({
           group: subscription.group,
           topic,
-          messages: partitionsOf(topic).reduce((n, partitionLog, p) => n + endOf(partitionLog) - (cursors.get(`${topic}:${p}`)?.offset ?? partitionLog.first), 0),
+          messages: partitionsOf(topic).reduce(
+            (n, partitionLog, p) =>
+              n + endOf(partitionLog) - (cursors.get(`${topic}:${p}`)?.offset ?? partitionLog.first),
+            0,
+          ),
         })),
       );
       return { lags, readAt: Date.now() };
@@ -208,7 +214,9 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
       for (;;) {
         const behind = [...groups.values()].some((g) =>
           g.subscription.topics.some((topic) =>
-            partitionsOf(topic).some((partitionLog, p) => (g.cursors.get(`${topic}:${p}`)?.offset ?? partitionLog.first) < endOf(partitionLog)),
+            partitionsOf(topic).some(
+              (partitionLog, p) => (g.cursors.get(`${topic}:${p}`)?.offset ?? partitionLog.first) < endOf(partitionLog),
+            ),
           ),
         );
         if (!behind && inFlight.size === 0) return;

@@ -44,8 +44,12 @@ describe("outbox relays of several processes", () => {
     await sleep(1_100); // the holder has renewed its lease (and read the table) since the other relay asked for it
 
     // Another engine approves (its row waits for the holder), then this one, having seen the approval, reverses.
-    await second.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "auth-1", value: { step: "approved" }, id: "msg.approved" }]));
-    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "auth-1", value: { step: "reversed" }, id: "msg.reversed" }]));
+    await second.tx((c) =>
+      enqueue(c, "svc", [{ topic: "things.v1", key: "auth-1", value: { step: "approved" }, id: "msg.approved" }]),
+    );
+    await first.tx((c) =>
+      enqueue(c, "svc", [{ topic: "things.v1", key: "auth-1", value: { step: "reversed" }, id: "msg.reversed" }]),
+    );
     const deadline = Date.now() + 3_000;
     while (got.length < 2 && Date.now() < deadline) await sleep(10);
     await other.stop();
@@ -86,7 +90,9 @@ describe("outbox relays of several processes", () => {
     relay.start();
     await sleep(300);
     // A row nobody hands over waits for the next read (a minute away): the relay did not read the table for the next.
-    await first.query("INSERT INTO svc.outbox (id, topic, key, value) VALUES ('msg.unannounced', 'things.v1', 'x', '{}')");
+    await first.query(
+      "INSERT INTO svc.outbox (id, topic, key, value) VALUES ('msg.unannounced', 'things.v1', 'x', '{}')",
+    );
     await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "y", value: {}, id: "msg.announced" }]));
     const deadline = Date.now() + 2_000;
     while (got.length < 1 && Date.now() < deadline) await sleep(10);

@@ -67,16 +67,20 @@ describe("outbox", () => {
   it("publishes what a transaction hands over right after its commit, without reading it back, and deletes it", async () => {
     await db.query("DELETE FROM svc.outbox_relay_lease");
     // Left by a crashed run: published first, before anything handed over.
-    await db.tx((c) => c.query(
-      `INSERT INTO svc.outbox (id, topic, key, value) VALUES ('msg.left', 'things.v1', 'h', '{"left":true}')`,
-    ));
+    await db.tx((c) =>
+      c.query(`INSERT INTO svc.outbox (id, topic, key, value) VALUES ('msg.left', 'things.v1', 'h', '{"left":true}')`),
+    );
     const bus = createMemoryBus();
     const got: IncomingMessage[] = [];
     await bus.subscribe({ group: "g", topics: ["things.v1"], handler: async (m) => void got.push(m) });
     const relay = createOutboxRelay({ db, schema: "svc", bus, logger, idleMs: 60_000 });
     relay.start();
     await waitFor(() => got.length === 1); // the start's read is done; the next one is a minute away
-    await db.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "h", value: { at: new Date("2026-01-01T00:00:00Z") }, id: "msg.h1" }]));
+    await db.tx((c) =>
+      enqueue(c, "svc", [
+        { topic: "things.v1", key: "h", value: { at: new Date("2026-01-01T00:00:00Z") }, id: "msg.h1" },
+      ]),
+    );
     await db.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "h", value: { n: 2 }, id: "msg.h2" }]));
     await waitFor(() => got.length >= 3, 2_000);
     await relay.stop();
@@ -94,10 +98,12 @@ describe("outbox", () => {
     await bus.subscribe({ group: "g", topics: ["things.v1"], handler: async (m) => void got.push(m) });
     const relay = createOutboxRelay({ db, schema: "svc", bus, logger, idleMs: 60_000 });
     relay.start();
-    await db.tx(async (c) => {
-      await enqueue(c, "svc", [{ topic: "things.v1", key: "r", value: {}, id: "msg.rolled-back" }]);
-      throw new Error("abort");
-    }).catch(() => undefined);
+    await db
+      .tx(async (c) => {
+        await enqueue(c, "svc", [{ topic: "things.v1", key: "r", value: {}, id: "msg.rolled-back" }]);
+        throw new Error("abort");
+      })
+      .catch(() => undefined);
     await db.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "r", value: {}, id: "msg.kept" }]));
     await waitFor(() => got.some((m) => m.id === "msg.kept"), 2_000);
     await relay.stop();
@@ -122,8 +128,17 @@ describe("outbox", () => {
 
 describe("inbox", () => {
   it("applies a message's effects once however often it is delivered", async () => {
-    const message: IncomingMessage = { id: "msg.once", topic: "t", key: "k", value: {}, headers: {}, partition: 0, offset: "0" };
-    const apply = (c: { query: Db["query"] }) => c.query("INSERT INTO svc.things VALUES ('from-inbox')").then(() => undefined);
+    const message: IncomingMessage = {
+      id: "msg.once",
+      topic: "t",
+      key: "k",
+      value: {},
+      headers: {},
+      partition: 0,
+      offset: "0",
+    };
+    const apply = (c: { query: Db["query"] }) =>
+      c.query("INSERT INTO svc.things VALUES ('from-inbox')").then(() => undefined);
     expect(await handleOnce(db, "svc", "consumer-a", message, apply)).toBe(true);
     expect(await handleOnce(db, "svc", "consumer-a", message, apply)).toBe(false);
     const { rows } = await db.query("SELECT count(*)::int AS n FROM svc.things WHERE id = 'from-inbox'");
@@ -131,7 +146,15 @@ describe("inbox", () => {
   });
 
   it("records nothing when the handler fails, so the redelivery is handled", async () => {
-    const message: IncomingMessage = { id: "msg.fail", topic: "t", key: "k", value: {}, headers: {}, partition: 0, offset: "1" };
+    const message: IncomingMessage = {
+      id: "msg.fail",
+      topic: "t",
+      key: "k",
+      value: {},
+      headers: {},
+      partition: 0,
+      offset: "1",
+    };
     await expect(handleOnce(db, "svc", "c", message, async () => Promise.reject(new Error("x")))).rejects.toThrow();
     expect(await handleOnce(db, "svc", "c", message, async () => undefined)).toBe(true);
   });
@@ -139,16 +162,34 @@ describe("inbox", () => {
 
 describe("inbox batches", () => {
   it("handles only the messages not seen before, once each, in one transaction", async () => {
-    const m = (id: string): IncomingMessage => ({ id, topic: "t", key: "k", value: {}, headers: {}, partition: 0, offset: "0" });
+    const m = (id: string): IncomingMessage => ({
+      id,
+      topic: "t",
+      key: "k",
+      value: {},
+      headers: {},
+      partition: 0,
+      offset: "0",
+    });
     await handleOnce(db, "svc", "batcher", m("msg.b1"), async () => undefined);
     const seen: string[] = [];
-    const fresh = await handleBatchOnce(db, "svc", "batcher", [m("msg.b1"), m("msg.b2"), m("msg.b2"), m("msg.b3")], async (_c, list) => {
-      seen.push(...list.map((x) => x.id));
-    });
+    const fresh = await handleBatchOnce(
+      db,
+      "svc",
+      "batcher",
+      [m("msg.b1"), m("msg.b2"), m("msg.b2"), m("msg.b3")],
+      async (_c, list) => {
+        seen.push(...list.map((x) => x.id));
+      },
+    );
     expect(seen).toEqual(["msg.b2", "msg.b3"]);
     expect(fresh.map((x) => x.id)).toEqual(["msg.b2", "msg.b3"]);
-    await expect(handleBatchOnce(db, "svc", "batcher", [m("msg.b4")], async () => Promise.reject(new Error("x")))).rejects.toThrow();
-    expect((await handleBatchOnce(db, "svc", "batcher", [m("msg.b4")], async () => undefined)).map((x) => x.id)).toEqual(["msg.b4"]);
+    await expect(
+      handleBatchOnce(db, "svc", "batcher", [m("msg.b4")], async () => Promise.reject(new Error("x"))),
+    ).rejects.toThrow();
+    expect(
+      (await handleBatchOnce(db, "svc", "batcher", [m("msg.b4")], async () => undefined)).map((x) => x.id),
+    ).toEqual(["msg.b4"]);
   });
 });
 

@@ -21,7 +21,11 @@ export interface OutboxInsert {
 export function outboxInsert(schema: string, messages: OutgoingMessage[], firstParam = 1): OutboxInsert {
   const ids = messages.map((m) => m.id ?? newMessageId());
   const rows = messages.map((m, i): OutboxRow => ({
-    id: ids[i]!, topic: m.topic, key: m.key, value: m.value === null ? null : JSON.stringify(m.value), headers: m.headers ?? {},
+    id: ids[i]!,
+    topic: m.topic,
+    key: m.key,
+    value: m.value === null ? null : JSON.stringify(m.value),
+    headers: m.headers ?? {},
   }));
   const [a, b, c, d, e] = [0, 1, 2, 3, 4].map((i) => `$${firstParam + i}`);
   return {
@@ -29,7 +33,13 @@ export function outboxInsert(schema: string, messages: OutgoingMessage[], firstP
      SELECT m.id, m.topic, m.key, m.value, m.headers
        FROM unnest(${a}::text[], ${b}::text[], ${c}::text[], ${d}::text[], ${e}::jsonb[]) WITH ORDINALITY AS m(id, topic, key, value, headers, n)
      ORDER BY n`,
-    values: [ids, rows.map((r) => r.topic), rows.map((r) => r.key), rows.map((r) => r.value), rows.map((r) => JSON.stringify(r.headers))],
+    values: [
+      ids,
+      rows.map((r) => r.topic),
+      rows.map((r) => r.key),
+      rows.map((r) => r.value),
+      rows.map((r) => JSON.stringify(r.headers)),
+    ],
     ids,
     rows,
   };
@@ -178,7 +188,15 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
 
   const publish = async (rows: OutboxRow[]) => {
     try {
-      await bus.publish(rows.map((r) => ({ id: r.id, topic: r.topic, key: r.key, value: r.value === null ? null : JSON.parse(r.value), headers: r.headers })));
+      await bus.publish(
+        rows.map((r) => ({
+          id: r.id,
+          topic: r.topic,
+          key: r.key,
+          value: r.value === null ? null : JSON.parse(r.value),
+          headers: r.headers,
+        })),
+      );
     } catch (error) {
       // Still unpublished in the table: read them back there, in commit order, with whatever came after them.
       handedOver = [];
@@ -212,7 +230,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       handedOver = []; // the holder reads them from the table
       return false;
     }
-    const readDue = readFirst || shared || Date.now() - lastRead >= idleMs || publishedKept.length >= MAX_PUBLISHED_KEPT;
+    const readDue =
+      readFirst || shared || Date.now() - lastRead >= idleMs || publishedKept.length >= MAX_PUBLISHED_KEPT;
     if (readDue && (await readAndPublish())) return true;
     if (shared) pollSoon();
     if (handedOver.length === 0) return false;

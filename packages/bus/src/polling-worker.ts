@@ -13,7 +13,12 @@ export interface PollingWorker {
  * The loop of a background worker (outbox relay, delivery worker): run `step` again at once while it reports more
  * work, otherwise sleep `idleMs` or until woken; after a failure wait with exponential backoff (at most 5 s).
  */
-export function createPollingWorker(opts: { name: string; logger: Logger; idleMs: number; step: () => Promise<boolean> }): PollingWorker {
+export function createPollingWorker(opts: {
+  name: string;
+  logger: Logger;
+  idleMs: number;
+  step: () => Promise<boolean>;
+}): PollingWorker {
   const idle = createWakeableSleep(opts.idleMs);
   let running = false;
   let loop: Promise<void> | undefined;

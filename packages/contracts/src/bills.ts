@@ -13,7 +13,9 @@ const inputValue = z.union([z.string().max(200), z.number()]);
  */
 export const billPaymentRequestSchema = z.object({
   product: billProductId,
-  inputs: z.record(z.string().min(1).max(64), inputValue).refine((i) => Object.keys(i).length <= 20, "at most 20 inputs"),
+  inputs: z
+    .record(z.string().min(1).max(64), inputValue)
+    .refine((i) => Object.keys(i).length <= 20, "at most 20 inputs"),
   customer: customerId.optional(),
   reference: z.string().trim().min(1, "must not be empty").max(100).optional(),
   debitSource: accountId.optional(),

@@ -6,7 +6,9 @@ import { currencySchema } from "./ledger";
 
 const text = (max: number) => z.string().trim().min(1, "must not be empty").max(max);
 const idOf = (prefix: string, what: string) =>
-  z.string().regex(new RegExp(`^${prefix.replace(/\./g, "\\.")}[1-9A-HJ-NP-Za-km-z]{17}$`), `must be ${what} id (${prefix}…)`);
+  z
+    .string()
+    .regex(new RegExp(`^${prefix.replace(/\./g, "\\.")}[1-9A-HJ-NP-Za-km-z]{17}$`), `must be ${what} id (${prefix}…)`);
 
 export const accountId = idOf("ac.", "an account");
 export const customerId = idOf("cus.", "a customer");
@@ -17,26 +19,50 @@ export const authorizationId = idOf("c.auth.", "a card authorization");
 
 /** Largest amount accepted anywhere: 10^15 minor units, far inside the exact integer range. */
 export const MAX_AMOUNT = 1_000_000_000_000_000;
-export const minorUnits = z.number().int("must be a whole number of minor units").min(0, "must not be negative").max(MAX_AMOUNT);
+export const minorUnits = z
+  .number()
+  .int("must be a whole number of minor units")
+  .min(0, "must not be negative")
+  .max(MAX_AMOUNT);
 export const positiveMinorUnits = minorUnits.min(1, "must be at least 1");
 
 export const CHANNELS = ["atm", "pos", "online", "in-app"] as const;
 export const LIMIT_INTERVALS = ["per-authorization", "daily", "weekly", "monthly", "yearly", "all-time"] as const;
 export const MCC_CATEGORY_NAMES = [
-  "airlines", "car-rental", "hotels", "transport", "travel", "telecom", "utilities", "fuel-stations", "groceries",
-  "restaurants", "digital-goods", "retail", "atm-cash", "financial-services", "gambling", "entertainment",
-  "health-care", "education", "government",
+  "airlines",
+  "car-rental",
+  "hotels",
+  "transport",
+  "travel",
+  "telecom",
+  "utilities",
+  "fuel-stations",
+  "groceries",
+  "restaurants",
+  "digital-goods",
+  "retail",
+  "atm-cash",
+  "financial-services",
+  "gambling",
+  "entertainment",
+  "health-care",
+  "education",
+  "government",
 ] as const;
 
 /** "5541-5542,7654": four-digit MCCs and inclusive ranges, comma-separated. */
 const mccList = z
   .string()
-  .regex(/^\s*\d{4}(\s*-\s*\d{4})?(\s*,\s*\d{4}(\s*-\s*\d{4})?)*\s*$/, 'must list 4-digit MCCs or ranges, e.g. "5541-5542,7654"')
+  .regex(
+    /^\s*\d{4}(\s*-\s*\d{4})?(\s*,\s*\d{4}(\s*-\s*\d{4})?)*\s*$/,
+    'must list 4-digit MCCs or ranges, e.g. "5541-5542,7654"',
+  )
   .refine(
-    (list) => list.split(",").every((part) => {
-      const [low, high] = part.split("-").map((n) => Number(n.trim()));
-      return high === undefined || low! <= high;
-    }),
+    (list) =>
+      list.split(",").every((part) => {
+        const [low, high] = part.split("-").map((n) => Number(n.trim()));
+        return high === undefined || low! <= high;
+      }),
     "a range must go from low to high",
   );
 
@@ -49,7 +75,10 @@ export const spendingControlsSchema = z.object({
   blockedCategories: z.array(z.enum(MCC_CATEGORY_NAMES)).max(MCC_CATEGORY_NAMES.length).optional(),
   allowedMerchants: z.array(merchantId).max(100).optional(),
   blockedMerchants: z.array(merchantId).max(100).optional(),
-  spendingLimits: z.array(z.object({ amount: positiveMinorUnits, interval: z.enum(LIMIT_INTERVALS) })).max(10).optional(),
+  spendingLimits: z
+    .array(z.object({ amount: positiveMinorUnits, interval: z.enum(LIMIT_INTERVALS) }))
+    .max(10)
+    .optional(),
 });
 export type SpendingControlsInput = z.infer<typeof spendingControlsSchema>;
 
@@ -74,7 +103,10 @@ export const programRequestSchema = z
       .optional(),
     metadata: metadataSchema.optional(),
   })
-  .refine((p) => p.type === "physical" || p.quantity === undefined, { path: ["quantity"], message: "only a physical program has a quantity" });
+  .refine((p) => p.type === "physical" || p.quantity === undefined, {
+    path: ["quantity"],
+    message: "only a physical program has a quantity",
+  });
 export type ProgramRequest = z.infer<typeof programRequestSchema>;
 
 export const cardRequestSchema = z.object({
@@ -98,7 +130,11 @@ export const cardUpdateSchema = z
 const pin = z.string().regex(/^\d{4}$/, "must be 4 digits");
 export const activateCardSchema = z.object({ cvv: z.string().regex(/^\d{3}$/, "must be 3 digits"), pin });
 export const resetPinSchema = z.object({ pin });
-export const fundCardSchema = z.object({ amount: positiveMinorUnits, debitSource: accountId, debitCurrency: currencySchema.optional() });
+export const fundCardSchema = z.object({
+  amount: positiveMinorUnits,
+  debitSource: accountId,
+  debitCurrency: currencySchema.optional(),
+});
 
 export const accountRequestSchema = z
   .object({
@@ -108,7 +144,10 @@ export const accountRequestSchema = z
     customer: customerId.optional(),
     reference: text(100).optional(),
     settlementAccount: accountId.optional(),
-    depositChannels: z.array(z.enum(["bank-account"])).max(1).optional(),
+    depositChannels: z
+      .array(z.enum(["bank-account"]))
+      .max(1)
+      .optional(),
     metadata: metadataSchema.optional(),
   })
   .refine((a) => a.type === "virtual" || a.settlementAccount === undefined, {
@@ -119,16 +158,23 @@ export type AccountRequest = z.infer<typeof accountRequestSchema>;
 
 const networkRequest = {
   channel: z.enum(CHANNELS),
-  mcc: z.string().regex(/^\d{4}$/, "must be a 4-digit merchant category code").optional(),
+  mcc: z
+    .string()
+    .regex(/^\d{4}$/, "must be a 4-digit merchant category code")
+    .optional(),
   merchantDescriptor: text(100).optional(),
   merchant: merchantId.optional(),
   /** The network's reference: a request sent again with the same reference is the same authorization. */
-  reference: z.string().regex(/^[A-Za-z0-9-]{1,40}$/, "must be 1 to 40 letters, digits or dashes").optional(),
+  reference: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,40}$/, "must be 1 to 40 letters, digits or dashes")
+    .optional(),
 };
 
 export const simulateCheckSchema = z.object(networkRequest);
 export const simulateCaptureSchema = z.object({ ...networkRequest, amount: minorUnits, fees: minorUnits.default(0) });
-const amountUnlessExisting = (body: { amount?: number; authorization?: string }) => body.amount !== undefined || body.authorization !== undefined;
+const amountUnlessExisting = (body: { amount?: number; authorization?: string }) =>
+  body.amount !== undefined || body.authorization !== undefined;
 const amountRequired = { path: ["amount"], message: "is required unless an existing authorization is given" };
 
 export const simulateUpdateSchema = z
@@ -144,7 +190,12 @@ export const simulateUpdateSchema = z
   })
   .refine(amountUnlessExisting, amountRequired);
 export const simulateReverseSchema = z
-  .object({ ...networkRequest, amount: minorUnits.optional(), fees: minorUnits.default(0), authorization: authorizationId.optional() })
+  .object({
+    ...networkRequest,
+    amount: minorUnits.optional(),
+    fees: minorUnits.default(0),
+    authorization: authorizationId.optional(),
+  })
   .refine(amountUnlessExisting, amountRequired);
 export const simulatePayInSchema = z.object({
   method: z.enum(["bank-transfer"]).default("bank-transfer"),

@@ -54,7 +54,10 @@ export const businessClaimsSchema = z.object({
   businessInformation: z.object({ registrationName: text(), phoneNumber, email }),
   businessIdentity: identity.optional(),
   businessDirectors: z.array(text()).max(50).optional(),
-  businessAddress: address.omit({ postalCode: true }).extend({ postalCode: optionalText(20) }).optional(),
+  businessAddress: address
+    .omit({ postalCode: true })
+    .extend({ postalCode: optionalText(20) })
+    .optional(),
 });
 
 export const metadataSchema = z

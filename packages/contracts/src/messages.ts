@@ -92,7 +92,13 @@ export const eventPublishedMessage = busEnvelope(
 export type EventPublishedMessage = z.infer<typeof eventPublishedMessage>;
 
 /** decisions.v1 (key = authorization id) — what the receiver answered to a decision event, or why nothing usable came. */
-export const DECISION_ERRORS = ["timeout", "connection-error", "no-webhook", "dispatcher-restarted", "platform-overloaded"] as const;
+export const DECISION_ERRORS = [
+  "timeout",
+  "connection-error",
+  "no-webhook",
+  "dispatcher-restarted",
+  "platform-overloaded",
+] as const;
 export const decisionAnsweredMessage = busEnvelope(
   "decision.answered",
   z.object({

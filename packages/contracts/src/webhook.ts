@@ -5,7 +5,10 @@ import { EVENT_KINDS } from "./event-kinds";
 const apiVersion = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD")
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "must be a real date");
+  .refine(
+    (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    "must be a real date",
+  );
 
 const eventKind = z.string().refine((k) => (EVENT_KINDS as readonly string[]).includes(k), {
   error: (issue) => `unknown event kind "${String(issue.input)}"; known kinds: ${EVENT_KINDS.join(", ")}`,

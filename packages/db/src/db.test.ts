@@ -29,7 +29,10 @@ describe("statements", () => {
   it("commits bookkeeping on a session that does not wait for the disk; other commits keep the server's setting", async () => {
     const SQL = "SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'";
     expect((await db.bookkeeping(SQL)).rows[0]).toEqual({ setting: "off", source: "client" });
-    expect((await db.tx((tx) => tx.query(SQL), { durable: false })).rows[0]).toEqual({ setting: "off", source: "client" });
+    expect((await db.tx((tx) => tx.query(SQL), { durable: false })).rows[0]).toEqual({
+      setting: "off",
+      source: "client",
+    });
     expect((await db.query(SQL)).rows[0]!.source).not.toBe("client");
     expect((await db.tx((tx) => tx.query(SQL))).rows[0]!.source).not.toBe("client");
   });
@@ -49,10 +52,12 @@ describe("commit notes", () => {
       return "committed";
     });
     expect(result).toBe("committed");
-    await db.tx(async (tx) => {
-      tx.afterCommit("rolled back");
-      throw new Error("abort");
-    }).catch(() => undefined);
+    await db
+      .tx(async (tx) => {
+        tx.afterCommit("rolled back");
+        throw new Error("abort");
+      })
+      .catch(() => undefined);
     await db.tx(async () => undefined);
     expect(heard).toEqual([["first", "second"]]);
     stop();

@@ -98,7 +98,8 @@ export function createDb(opts: DbOptions): Db {
   const pool = newPool(opts, size);
   // Bookkeeping commits go through connections whose session does not wait for the disk: no SET per transaction.
   let lazyBookkeepingPool: pg.Pool | undefined;
-  const bookkeepingPool = () => (lazyBookkeepingPool ??= newPool(opts, Math.max(1, Math.ceil(size / 4)), "-c synchronous_commit=off"));
+  const bookkeepingPool = () =>
+    (lazyBookkeepingPool ??= newPool(opts, Math.max(1, Math.ceil(size / 4)), "-c synchronous_commit=off"));
   const commitListeners = new Set<(notes: unknown[]) => void>();
   return {
     query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(pool, text, values),
@@ -115,7 +116,8 @@ export function createDb(opts: DbOptions): Db {
         const result = await fn(scoped);
         // A statement that failed inside fn (its error caught there) has aborted the transaction: COMMIT rolls back.
         const commit = await client.query("COMMIT");
-        if (commit.command !== "COMMIT") throw new Error("the transaction was rolled back at its commit: a statement in it failed");
+        if (commit.command !== "COMMIT")
+          throw new Error("the transaction was rolled back at its commit: a statement in it failed");
         if (notes.length > 0) for (const listener of commitListeners) tellCommitted(listener, notes);
         return result;
       } catch (error) {

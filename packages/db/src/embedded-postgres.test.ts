@@ -17,7 +17,8 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const postmasterPid = (dir: string) => Number(readFileSync(join(dir, "cluster", "postmaster.pid"), "utf8").split("\n")[0]);
+const postmasterPid = (dir: string) =>
+  Number(readFileSync(join(dir, "cluster", "postmaster.pid"), "utf8").split("\n")[0]);
 const isRunning = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -106,6 +107,8 @@ describe("the embedded PostgreSQL", () => {
     const server = await startEmbeddedPostgres({ dir });
     await server.stop();
     writeFileSync(join(dir, "cluster", "PG_VERSION"), "17\n");
-    await expect(startEmbeddedPostgres({ dir })).rejects.toThrow(/PostgreSQL 17 cluster, but the installed server is PostgreSQL 18.*pg_dump/);
+    await expect(startEmbeddedPostgres({ dir })).rejects.toThrow(
+      /PostgreSQL 17 cluster, but the installed server is PostgreSQL 18.*pg_dump/,
+    );
   });
 });

@@ -95,7 +95,8 @@ export function privateDirectory(dir: string): void {
 
 function socketDirectory(dir: string): { dir: string; remove(): void } {
   const inside = join(dir, "run");
-  if (Buffer.byteLength(join(inside, ".s.PGSQL.5432")) <= MAX_SOCKET_PATH) return { dir: inside, remove: () => undefined };
+  if (Buffer.byteLength(join(inside, ".s.PGSQL.5432")) <= MAX_SOCKET_PATH)
+    return { dir: inside, remove: () => undefined };
   const outside = mkdtempSync(join(tmpdir(), "cardhold-socket-"));
   const account = serverAccount();
   if (account) chownSync(outside, account.uid, account.gid);

@@ -23,7 +23,10 @@ export interface GroupCommitOptions<T> {
   onGroupFailed?: (err: unknown, items: number) => void;
 }
 
-export function createGroupCommit<T>(writeAll: (items: T[]) => Promise<void>, opts: GroupCommitOptions<T> = {}): GroupCommit<T> {
+export function createGroupCommit<T>(
+  writeAll: (items: T[]) => Promise<void>,
+  opts: GroupCommitOptions<T> = {},
+): GroupCommit<T> {
   const maxItems = opts.maxItems ?? 200;
   const sizeOf = opts.sizeOf ?? (() => 1);
   const lingerMs = opts.lingerMs ?? 0;
@@ -47,7 +50,8 @@ export function createGroupCommit<T>(writeAll: (items: T[]) => Promise<void>, op
   const nextGroup = () => {
     let size = 0;
     let n = 0;
-    while (n < waiting.length && (n === 0 || size + sizeOf(waiting[n]!.item) <= maxItems)) size += sizeOf(waiting[n++]!.item);
+    while (n < waiting.length && (n === 0 || size + sizeOf(waiting[n]!.item) <= maxItems))
+      size += sizeOf(waiting[n++]!.item);
     const group = waiting.slice(0, n);
     waiting = waiting.slice(n);
     waitingSize -= size;

@@ -34,7 +34,11 @@ describe("migrate", () => {
   });
 
   it("rolls back a failing migration entirely", async () => {
-    const bad: Migration = { version: 3, name: "bad", sql: "CREATE TABLE demo.half (id int); SELECT nope_no_such_fn()" };
+    const bad: Migration = {
+      version: 3,
+      name: "bad",
+      sql: "CREATE TABLE demo.half (id int); SELECT nope_no_such_fn()",
+    };
     await expect(migrate(db, "demo", [first, second, bad])).rejects.toThrow();
     const { rows } = await db.query("SELECT to_regclass('demo.half') AS t");
     expect(rows[0]?.t).toBeNull();

@@ -20,7 +20,8 @@ export async function readMigrations(dir: string): Promise<Migration[]> {
     const match = FILE_NAME.exec(file);
     if (!match) throw new Error(`migration file name must look like 001_create_things.sql: ${file}`);
     const version = Number(match[1]);
-    if (version !== migrations.length + 1) throw new Error(`migration ${file}: expected version ${migrations.length + 1}`);
+    if (version !== migrations.length + 1)
+      throw new Error(`migration ${file}: expected version ${migrations.length + 1}`);
     migrations.push({ version, name: match[2]!, sql: await readFile(join(dir, file), "utf8") });
   }
   return migrations;
@@ -54,10 +55,9 @@ export async function migrate(
   for (const m of migrations) {
     const didApply = await db.tx(async (c) => {
       await c.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`migrate:${schema}`]);
-      const { rows } = await c.query<{ checksum: string }>(
-        `SELECT checksum FROM ${history} WHERE version = $1`,
-        [m.version],
-      );
+      const { rows } = await c.query<{ checksum: string }>(`SELECT checksum FROM ${history} WHERE version = $1`, [
+        m.version,
+      ]);
       if (rows[0]) {
         if (rows[0].checksum !== checksum(m.sql)) {
           throw new Error(`migration ${schema} ${m.version}_${m.name} was changed after it was applied`);

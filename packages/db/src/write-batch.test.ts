@@ -32,7 +32,12 @@ describe("combined writes", () => {
   });
 
   it("refuses a write with WITH clauses of its own", () => {
-    expect(() => combineWrites([{ text: "SELECT 1", values: [] }, { text: " with x AS (SELECT 1) SELECT 2", values: [] }])).toThrow(/WITH/);
+    expect(() =>
+      combineWrites([
+        { text: "SELECT 1", values: [] },
+        { text: " with x AS (SELECT 1) SELECT 2", values: [] },
+      ]),
+    ).toThrow(/WITH/);
   });
 });
 

@@ -12,7 +12,10 @@ export const baseConfigShape = {
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL"),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** Maximum JSON request body. */
-  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, "must look like 100kb or 1mb").default("1mb"),
+  BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/, "must look like 100kb or 1mb")
+    .default("1mb"),
 };
 
 export class ConfigError extends Error {}
@@ -21,7 +24,10 @@ export class ConfigError extends Error {}
  * Validates the environment against a zod object schema. Throws ConfigError with a single line naming every bad
  * variable; `exitOnConfigError` turns that into one clear line on stderr and exit code 1.
  */
-export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.ProcessEnv = process.env): z.infer<z.ZodObject<S>> {
+export function loadConfig<S extends z.ZodRawShape>(
+  shape: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<z.ZodObject<S>> {
   const result = z.object(shape).safeParse(env);
   if (result.success) return result.data;
   const problems = result.error.issues.map((i) => {

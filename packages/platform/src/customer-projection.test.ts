@@ -6,7 +6,10 @@ import { newId } from "./ids";
 const scope = { businessId: "bus.a", mode: "test" };
 
 /** A projection table as a list of rows; `arrive` rows appear after the given number of statements. */
-function projection(rows: Array<{ id: string; business_id: string; mode: string }>, arrive: { afterStatements: number; row: (typeof rows)[number] }[] = []) {
+function projection(
+  rows: Array<{ id: string; business_id: string; mode: string }>,
+  arrive: { afterStatements: number; row: (typeof rows)[number] }[] = [],
+) {
   let statements = 0;
   const db: Queryable = {
     async query(text: string, values?: unknown[]) {
@@ -14,8 +17,13 @@ function projection(rows: Array<{ id: string; business_id: string; mode: string 
       for (const a of arrive) if (statements > a.afterStatements && !rows.includes(a.row)) rows.push(a.row);
       const ids = values![0] as string[];
       const scoped = values!.length === 3;
-      const hits = rows.filter((r) => ids.includes(r.id) && (!scoped || (r.business_id === values![1] && r.mode === values![2])));
-      return { rows: hits.map((r) => ({ id: r.id, name: "N", status: "active", record: null })), rowCount: hits.length } as never;
+      const hits = rows.filter(
+        (r) => ids.includes(r.id) && (!scoped || (r.business_id === values![1] && r.mode === values![2])),
+      );
+      return {
+        rows: hits.map((r) => ({ id: r.id, name: "N", status: "active", record: null })),
+        rowCount: hits.length,
+      } as never;
     },
   };
   return { db, statements: () => statements };

@@ -116,7 +116,9 @@ export function projectedCustomerLoader(db: Queryable, schema: string): ExpandLo
     spec: scopedResource("customer", `${schema}.customers`, { id: { type: "id", column: "id" } }),
     async load(ids, scope) {
       const customers = await findProjectedCustomers(db, schema, scope, ids);
-      return new Map(customers.map((c) => [c.id, c.record ?? { id: c.id, object: "customer", name: c.name, status: c.status }]));
+      return new Map(
+        customers.map((c) => [c.id, c.record ?? { id: c.id, object: "customer", name: c.name, status: c.status }]),
+      );
     },
   };
 }

@@ -14,11 +14,19 @@ const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOENT", "EPIP
 const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03"]);
 
 /** The driver's own words when the server closed the connection or the pool could not get one in time. */
-const UNAVAILABLE_MESSAGES = [/^Connection terminated/, /^timeout exceeded when trying to connect$/, /^Client has encountered a connection error/];
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect$/,
+  /^Client has encountered a connection error/,
+];
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof err !== "object" || err === null) return false;
   const { code, message } = err as { code?: unknown; message?: unknown };
-  if (typeof code === "string" && (UNREACHABLE_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith("08"))) return true;
+  if (
+    typeof code === "string" &&
+    (UNREACHABLE_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith("08"))
+  )
+    return true;
   return typeof message === "string" && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message));
 }

@@ -5,7 +5,12 @@
 export function failpoint(name: string): void {
   const active = process.env.CARDHOLD_FAILPOINTS;
   if (!active) return;
-  if (active.split(",").map((s) => s.trim()).includes(name)) {
+  if (
+    active
+      .split(",")
+      .map((s) => s.trim())
+      .includes(name)
+  ) {
     process.kill(process.pid, "SIGKILL");
   }
 }

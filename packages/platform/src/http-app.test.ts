@@ -57,20 +57,32 @@ describe("http app", () => {
       const body = (await invalid.json()) as any;
       expect(body).toMatchObject({ statusCode: 400, code: "invalid-request" });
       expect(body.errors.map((e: { path: string }) => e.path)).toEqual(["a", "b"]);
-      expect(await (await fetch(`${url}/missing`)).json()).toEqual({ statusCode: 404, code: "not-found", message: "Thing t.1 was not found" });
+      expect(await (await fetch(`${url}/missing`)).json()).toEqual({
+        statusCode: 404,
+        code: "not-found",
+        message: "Thing t.1 was not found",
+      });
       expect(await (await fetch(`${url}/exact`)).json()).toEqual({ statusCode: 400, message: "exact" });
       const boom = await fetch(`${url}/boom`);
       expect(boom.status).toBe(500);
       const text = await boom.text();
       expect(text).not.toContain("hunter2");
-      expect(JSON.parse(text)).toMatchObject({ statusCode: 500, code: "internal-error", errorId: expect.stringMatching(/^err\./) });
+      expect(JSON.parse(text)).toMatchObject({
+        statusCode: 500,
+        code: "internal-error",
+        errorId: expect.stringMatching(/^err\./),
+      });
       for (const path of ["/database-down", "/database-recovering"]) {
         const down = await fetch(url + path);
         expect(down.status, path).toBe(503);
         expect(down.headers.get("retry-after")).toBe("1");
         const downText = await down.text();
         expect(downText).not.toContain("PGSQL");
-        expect(JSON.parse(downText)).toMatchObject({ statusCode: 503, code: "service-unavailable", errorId: expect.stringMatching(/^err\./) });
+        expect(JSON.parse(downText)).toMatchObject({
+          statusCode: 503,
+          code: "service-unavailable",
+          errorId: expect.stringMatching(/^err\./),
+        });
       }
       expect((await post(`${url}/echo`, "{")).status).toBe(400);
       expect((await post(`${url}/echo`, JSON.stringify({ b: "x".repeat(2000) }))).status).toBe(413);
@@ -89,7 +101,9 @@ describe("http app", () => {
       const atTheLimit = await post(`${url}/echo`, `{"a":${nested(MAX_JSON_DEPTH - 1)}}`);
       expect(((await atTheLimit.json()) as { code: string }).code).toBe("invalid-request");
       const tooLarge = await post(`${url}/echo`, JSON.stringify({ b: "x".repeat(2000) }));
-      expect(((await tooLarge.json()) as { message: string }).message).toBe("Request body is larger than the limit of 1kb");
+      expect(((await tooLarge.json()) as { message: string }).message).toBe(
+        "Request body is larger than the limit of 1kb",
+      );
       expect((await post(`${url}/echo`, JSON.stringify({ a: 1, b: "ok" }))).status).toBe(200);
     });
   });
@@ -117,7 +131,13 @@ describe("http app", () => {
 
   it("answers 400, never 500, to a path that is not percent-encoded UTF-8 or a URL with %00", async () => {
     await withApp(undefined, async (url) => {
-      for (const path of ["/things/%C0%AF", "/things/%ED%A0%80", "/things/%E0%A4%A", "/things/%00", "/things/x?filter=a%00b"]) {
+      for (const path of [
+        "/things/%C0%AF",
+        "/things/%ED%A0%80",
+        "/things/%E0%A4%A",
+        "/things/%00",
+        "/things/x?filter=a%00b",
+      ]) {
         const answer = await fetch(url + path);
         expect(answer.status, path).toBe(400);
         expect(((await answer.json()) as { code: string }).code).toBe("invalid-request");
@@ -139,8 +159,12 @@ describe("http app", () => {
     await withApp("internal-token-123456", async (url) => {
       expect((await fetch(`${url}/health`)).status).toBe(200);
       expect((await fetch(`${url}/missing`)).status).toBe(401);
-      expect((await fetch(`${url}/missing`, { headers: { "x-internal-token": "wrong-token-12345678" } })).status).toBe(401);
-      expect((await fetch(`${url}/missing`, { headers: { "x-internal-token": "internal-token-123456" } })).status).toBe(404);
+      expect((await fetch(`${url}/missing`, { headers: { "x-internal-token": "wrong-token-12345678" } })).status).toBe(
+        401,
+      );
+      expect((await fetch(`${url}/missing`, { headers: { "x-internal-token": "internal-token-123456" } })).status).toBe(
+        404,
+      );
     });
   });
 });
@@ -157,6 +181,11 @@ describe("redactSecrets", () => {
   it("replaces secret-looking values at any depth", () => {
     expect(
       redactSecrets({ name: "n", signingKey: "s", nested: [{ pan: "4111", cvv: "123", keep: 1 }], apiKey: "k" }),
-    ).toEqual({ name: "n", signingKey: "[redacted]", nested: [{ pan: "[redacted]", cvv: "[redacted]", keep: 1 }], apiKey: "[redacted]" });
+    ).toEqual({
+      name: "n",
+      signingKey: "[redacted]",
+      nested: [{ pan: "[redacted]", cvv: "[redacted]", keep: 1 }],
+      apiKey: "[redacted]",
+    });
   });
 });

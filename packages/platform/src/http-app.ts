@@ -65,17 +65,22 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       limit: bodyLimit,
       type: () => true,
       verify: (req, _res, buf) => {
-        if (jsonTextDepth(buf) > MAX_JSON_DEPTH) throw Object.assign(new Error("JSON nested too deep"), { type: TOO_DEEP_TYPE });
+        if (jsonTextDepth(buf) > MAX_JSON_DEPTH)
+          throw Object.assign(new Error("JSON nested too deep"), { type: TOO_DEEP_TYPE });
         // PostgreSQL text cannot hold U+0000: refuse it here rather than fail deep inside a service.
         if (buf.includes(NUL_ESCAPE)) throw Object.assign(new Error("NUL character"), { type: NUL_TYPE });
-        if (hasLoneSurrogateEscape(buf.toString("utf8"))) throw Object.assign(new Error("lone surrogate"), { type: SURROGATE_TYPE });
+        if (hasLoneSurrogateEscape(buf.toString("utf8")))
+          throw Object.assign(new Error("lone surrogate"), { type: SURROGATE_TYPE });
         (req as Request).rawBody = buf;
       },
     }),
   );
   // Whatever else fails while the body is read (a gzip or br body that does not decode …) is the client's body.
   app.use((err: unknown, _req: Request, _res: Response, next: NextFunction) =>
-    next(toAppError(err, bodyLimit) ?? new AppError(400, "invalid-body", "Request body could not be read: check its Content-Encoding")),
+    next(
+      toAppError(err, bodyLimit) ??
+        new AppError(400, "invalid-body", "Request body could not be read: check its Content-Encoding"),
+    ),
   );
   opts.routes(app);
   app.use((req: Request) => {
@@ -100,7 +105,10 @@ function requestIdAndMetrics(opts: HttpAppOptions) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       opts.metrics.httpRequests.inc(labels);
       opts.metrics.httpDuration.observe(labels, seconds);
-      req.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000) }, "request");
+      req.log.info(
+        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000) },
+        "request",
+      );
     });
     next();
   };
@@ -108,13 +116,15 @@ function requestIdAndMetrics(opts: HttpAppOptions) {
 
 /** `GET http://host/path` (a proxy's absolute form) is not a request for this server. */
 function refuseAbsoluteForm(req: Request, _res: Response, next: NextFunction) {
-  if (!req.url.startsWith("/")) throw new AppError(400, "invalid-request", "The request target must be a path (origin form), not an absolute URL");
+  if (!req.url.startsWith("/"))
+    throw new AppError(400, "invalid-request", "The request target must be a path (origin form), not an absolute URL");
   next();
 }
 
 /** PostgreSQL text cannot hold U+0000: a `%00` in the path or query (an id, a filter value) is refused here. */
 function refuseNulInUrl(req: Request, _res: Response, next: NextFunction) {
-  if (req.url.includes("%00")) throw new AppError(400, "invalid-request", "The URL must not contain the NUL character (%00)");
+  if (req.url.includes("%00"))
+    throw new AppError(400, "invalid-request", "The URL must not contain the NUL character (%00)");
   next();
 }
 
@@ -122,7 +132,8 @@ function guardMetrics(req: Request, access: NonNullable<HttpAppOptions["metricsA
   if (access === "open") return;
   if (!access.operatorToken) throw new AppError(404, "not-found", "No route for GET /metrics");
   const given = req.header("x-operator-token");
-  if (!given || !sameSecret(given, access.operatorToken)) throw new AppError(401, "unauthorized", "A valid X-Operator-Token header is required");
+  if (!given || !sameSecret(given, access.operatorToken))
+    throw new AppError(401, "unauthorized", "A valid X-Operator-Token header is required");
 }
 
 function requireInternalToken(token: string) {
@@ -164,7 +175,12 @@ export function errorHandler(logger: Logger, bodyLimit = "1mb") {
     const errorId = newId("request").replace("req.", "err.");
     if (isDatabaseUnavailable(err)) {
       (req.log ?? logger).warn({ err, errorId, method: req.method, path: req.path }, "database unavailable");
-      res.status(503).set("retry-after", "1").json({ statusCode: 503, code: "service-unavailable", message: "The service's database is unavailable, try again shortly", errorId });
+      res.status(503).set("retry-after", "1").json({
+        statusCode: 503,
+        code: "service-unavailable",
+        message: "The service's database is unavailable, try again shortly",
+        errorId,
+      });
       return;
     }
     (req.log ?? logger).error({ err, errorId, method: req.method, path: req.path }, "unhandled error");
@@ -184,10 +200,16 @@ function toAppError(err: unknown, bodyLimit: string): AppError | undefined {
     return new AppError(413, "payload-too-large", `Request body is larger than the limit of ${bodyLimit}`);
   }
   if (parserError?.type === TOO_DEEP_TYPE) {
-    return new AppError(400, "invalid-json", `Request body nests objects and arrays deeper than the limit of ${MAX_JSON_DEPTH} levels`);
+    return new AppError(
+      400,
+      "invalid-json",
+      `Request body nests objects and arrays deeper than the limit of ${MAX_JSON_DEPTH} levels`,
+    );
   }
-  if (parserError?.type === "entity.parse.failed") return new AppError(400, "invalid-json", "Request body is not valid JSON");
-  if (parserError?.type === NUL_TYPE) return new AppError(400, "invalid-json", "Strings must not contain the NUL character (\\u0000)");
+  if (parserError?.type === "entity.parse.failed")
+    return new AppError(400, "invalid-json", "Request body is not valid JSON");
+  if (parserError?.type === NUL_TYPE)
+    return new AppError(400, "invalid-json", "Strings must not contain the NUL character (\\u0000)");
   if (parserError?.type === SURROGATE_TYPE) {
     return new AppError(400, "invalid-json", "Strings must be Unicode text: a \\uD800–\\uDFFF escape needs its pair");
   }

@@ -9,6 +9,7 @@ describe("an id's time", () => {
     expect(Math.abs(idTime(id)! - now)).toBeLessThan(50);
     expect(mayStillArrive(id, 10_000)).toBe(true);
     expect(mayStillArrive(id, 10_000, now + 60_000)).toBe(false);
-    for (const notAnId of ["", "cus.", "cus.0000000000000000O", "nope", "cus.11111111111111111"]) expect(mayStillArrive(notAnId, 10_000)).toBe(false);
+    for (const notAnId of ["", "cus.", "cus.0000000000000000O", "nope", "cus.11111111111111111"])
+      expect(mayStillArrive(notAnId, 10_000)).toBe(false);
   });
 });

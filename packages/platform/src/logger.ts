@@ -25,7 +25,11 @@ export const REDACTED_PATHS = [
   "pin",
 ];
 
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info", destination?: DestinationStream): Logger {
+export function createLogger(
+  name: string,
+  level = process.env.LOG_LEVEL ?? "info",
+  destination?: DestinationStream,
+): Logger {
   const options = {
     name,
     level,

@@ -23,10 +23,13 @@ describe("a read for gauges on scrape", () => {
 
   it("gives up on a slow read after its timeout, and starts no second one meanwhile", async () => {
     let calls = 0;
-    const read = scrapeRead(() => {
-      calls++;
-      return new Promise<number>(() => undefined);
-    }, { timeoutMs: 20 });
+    const read = scrapeRead(
+      () => {
+        calls++;
+        return new Promise<number>(() => undefined);
+      },
+      { timeoutMs: 20 },
+    );
     expect(await Promise.all([read(), read()])).toEqual([undefined, undefined]);
     expect(await read()).toBeUndefined();
     expect(calls).toBe(1);

@@ -44,7 +44,13 @@ function gaugeOnce<L extends string>(registry: Registry, config: GaugeConfigurat
 }
 
 /** A gauge without labels set on scrape from a reading (see scrapeRead); an undefined reading leaves its last value. */
-export function scrapedGauge<T>(registry: Registry, name: string, help: string, reading: () => Promise<T | undefined>, pick: (value: T) => number): void {
+export function scrapedGauge<T>(
+  registry: Registry,
+  name: string,
+  help: string,
+  reading: () => Promise<T | undefined>,
+  pick: (value: T) => number,
+): void {
   gaugeOnce(registry, {
     name,
     help,
@@ -58,8 +64,20 @@ export function scrapedGauge<T>(registry: Registry, name: string, help: string, 
 /** The outbox of the service's schema: rows waiting to be published, and how long the oldest has waited. */
 export function registerOutboxGauges(registry: Registry, db: Db, schema: string): void {
   const backlog = scrapeRead(() => readOutboxBacklog(db, schema));
-  scrapedGauge(registry, "outbox_backlog_messages", "Rows in this service's outbox not yet published and deleted (capped at 100000)", backlog, (b) => b.messages);
-  scrapedGauge(registry, "outbox_oldest_message_age_seconds", "Age of the oldest row in this service's outbox; 0 when it is empty", backlog, (b) => b.oldestAgeSeconds);
+  scrapedGauge(
+    registry,
+    "outbox_backlog_messages",
+    "Rows in this service's outbox not yet published and deleted (capped at 100000)",
+    backlog,
+    (b) => b.messages,
+  );
+  scrapedGauge(
+    registry,
+    "outbox_oldest_message_age_seconds",
+    "Age of the oldest row in this service's outbox; 0 when it is empty",
+    backlog,
+    (b) => b.oldestAgeSeconds,
+  );
 }
 
 /** A consumer group belongs to the service it is named after (`<service>` or `<service>.<what it consumes>`). */
@@ -93,7 +111,11 @@ export function registerConsumerLagGauges(registry: Registry, bus: Bus, service:
 }
 
 /** The queue gauges every service with an outbox and consumers exposes (docs/operations/metrics.md). */
-export function registerMessagingGauges(deps: { db: Db; bus: Bus; metrics: { registry: Registry } }, service: string, schema: string): void {
+export function registerMessagingGauges(
+  deps: { db: Db; bus: Bus; metrics: { registry: Registry } },
+  service: string,
+  schema: string,
+): void {
   registerOutboxGauges(deps.metrics.registry, deps.db, schema);
   registerConsumerLagGauges(deps.metrics.registry, deps.bus, service);
 }

@@ -24,7 +24,10 @@ export async function sealPlainSigningKeys(db: Pick<Db, "tx">, opts: PlainKeyTab
         [batch],
       );
       for (const row of rows) {
-        await tx.query(`UPDATE ${opts.table} SET sealed_signing_key = $2, signing_key = NULL WHERE id = $1`, [row.id, opts.seal(row.id, row.signing_key)]);
+        await tx.query(`UPDATE ${opts.table} SET sealed_signing_key = $2, signing_key = NULL WHERE id = $1`, [
+          row.id,
+          opts.seal(row.id, row.signing_key),
+        ]);
         await opts.afterSealing?.(tx, row.id);
       }
       return rows.length;

@@ -50,10 +50,14 @@ export function createSealer(keyHex: string, name = "the data key"): Sealer {
       const bytes = Buffer.from(payload, "base64");
       if (bytes.length < NONCE_BYTES + TAG_BYTES) throw new SealedValueError();
       try {
-        const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, NONCE_BYTES), { authTagLength: TAG_BYTES });
+        const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, NONCE_BYTES), {
+          authTagLength: TAG_BYTES,
+        });
         decipher.setAuthTag(bytes.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
         if (context !== undefined) decipher.setAAD(Buffer.from(context, "utf8"));
-        return Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+        return Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString(
+          "utf8",
+        );
       } catch {
         // GCM checks the tag in constant time; the failure says nothing about which byte was wrong.
         throw new SealedValueError();

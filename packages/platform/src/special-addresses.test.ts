@@ -144,9 +144,13 @@ describe("special-purpose addresses, for any address", () => {
           const [a, b, c, d] = address.split(".").map(Number) as [number, number, number, number];
           const high = hex((a << 8) | b);
           const low = hex((c << 8) | d);
-          return [address, `::ffff:${address}`, `::ffff:${high}:${low}`, `::ffff:0:${high}:${low}`, `64:ff9b::${high}:${low}`].every(
-            (form) => !isPublicAddress(form),
-          );
+          return [
+            address,
+            `::ffff:${address}`,
+            `::ffff:${high}:${low}`,
+            `::ffff:0:${high}:${low}`,
+            `64:ff9b::${high}:${low}`,
+          ].every((form) => !isPublicAddress(form));
         }),
         { numRuns: 50 },
       );
@@ -168,7 +172,9 @@ describe("special-purpose addresses, for any address", () => {
 
   it("every address in the private, loopback, link-local, unique-local and multicast IPv6 ranges is refused", () => {
     const in6 = (first: fc.Arbitrary<number>) =>
-      fc.tuple(first, fc.array(group, { minLength: 7, maxLength: 7 })).map(([g, rest]) => [g, ...rest].map(hex).join(":"));
+      fc
+        .tuple(first, fc.array(group, { minLength: 7, maxLength: 7 }))
+        .map(([g, rest]) => [g, ...rest].map(hex).join(":"));
     const ranges = [
       in6(fc.integer({ min: 0xfc00, max: 0xfdff })), // fc00::/7
       in6(fc.integer({ min: 0xfe80, max: 0xfebf })), // fe80::/10
@@ -178,7 +184,11 @@ describe("special-purpose addresses, for any address", () => {
       fc.array(group, { minLength: 5, maxLength: 5 }).map((rest) => ["64", "ff9b", "1", ...rest.map(hex)].join(":")), // 64:ff9b:1::/48
       fc.array(group, { minLength: 6, maxLength: 6 }).map((rest) => ["2001", "db8", ...rest.map(hex)].join(":")), // 2001:db8::/32
     ];
-    for (const range of ranges) fc.assert(fc.property(range, (address) => !isPublicAddress(address)), { numRuns: 100 });
+    for (const range of ranges)
+      fc.assert(
+        fc.property(range, (address) => !isPublicAddress(address)),
+        { numRuns: 100 },
+      );
   });
 
   it("public addresses are allowed: IPv4 outside every special range, IPv6 in 2000::/3 outside them", () => {

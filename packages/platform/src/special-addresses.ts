@@ -82,7 +82,10 @@ const V6_EACH = SPECIAL_IPV6_RANGES.map((range) => ({ range, list: blockListOf([
 
 /** `[::1]` → `::1`, `fe80::1%eth0` → `fe80::1`, upper case → lower case. */
 function bare(address: string): string {
-  return address.replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "").toLowerCase();
+  return address
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/%.*$/, "")
+    .toLowerCase();
 }
 
 /** The eight 16-bit groups of a valid IPv6 address (`::` and a dotted IPv4 tail allowed). */

@@ -2,7 +2,12 @@ import type { z } from "zod";
 import { AppError, type FieldProblem } from "./errors";
 
 function pathOf(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[") || "(body)";
+  return (
+    path
+      .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
+      .join(".")
+      .replace(/\.\[/g, "[") || "(body)"
+  );
 }
 
 export function zodProblems(error: z.ZodError): FieldProblem[] {

@@ -6,8 +6,23 @@
 import { column, type Params } from "./sql-parts";
 import type { Condition, FilterNode, Scalar } from "./types";
 
-const COMPARE: Record<string, string> = { gt: ">", gte: ">=", lt: "<", lte: "<=", gtd: ">", gted: ">=", ltd: "<", lted: "<=" };
-const CAST: Record<string, string> = { string: "text", id: "text", number: "numeric", boolean: "boolean", date: "timestamptz" };
+const COMPARE: Record<string, string> = {
+  gt: ">",
+  gte: ">=",
+  lt: "<",
+  lte: "<=",
+  gtd: ">",
+  gted: ">=",
+  ltd: "<",
+  lted: "<=",
+};
+const CAST: Record<string, string> = {
+  string: "text",
+  id: "text",
+  number: "numeric",
+  boolean: "boolean",
+  date: "timestamptz",
+};
 /** Numeric text, as in the filter grammar; a JSON string holding it compares as a number too. */
 const NUMERIC_TEXT = "'^-?[0-9]+(\\.[0-9]+)?$'";
 
@@ -19,7 +34,8 @@ function jsonAlternatives(value: Scalar): [unknown, unknown] {
 }
 
 /** Nested object {a: {b: value}} for containment, so a GIN index on the column serves equality. */
-const nested = (path: string[], value: unknown): unknown => path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
+const nested = (path: string[], value: unknown): unknown =>
+  path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
 
 /** `col @> a OR col @> b`: the two JSON forms of one value (the same twice when there is only one). */
 function contains(col: string, value: Scalar, wrap: (v: unknown) => unknown, p: Params): string {

@@ -5,7 +5,8 @@ import { parseListQuery } from "./parse-params";
 import { defineResource, scopedResource, type ResourceSpec } from "./resource";
 import { SCOPE, thingResource } from "./test-fixtures";
 
-const compile = (raw: Record<string, unknown>) => compileListQuery(parseListQuery(raw, thingResource), thingResource, SCOPE);
+const compile = (raw: Record<string, unknown>) =>
+  compileListQuery(parseListQuery(raw, thingResource), thingResource, SCOPE);
 
 describe("compileListQuery", () => {
   it("selects t.* in scope, newest first, with the limit bound", () => {
@@ -60,7 +61,9 @@ describe("compileListQuery", () => {
 
   it("binds JSON paths as text[] and values as parameters; eq on a path is a containment a GIN index can serve", () => {
     const { text, values } = compile({ filter: "metadata.a.b:5 metadata.c|exists|true" });
-    expect(text).toContain("((t.metadata @> $3::jsonb OR t.metadata @> $4::jsonb)) AND ((t.metadata #> $5::text[]) IS NOT NULL)");
+    expect(text).toContain(
+      "((t.metadata @> $3::jsonb OR t.metadata @> $4::jsonb)) AND ((t.metadata #> $5::text[]) IS NOT NULL)",
+    );
     expect(values.slice(2, 5)).toEqual(['{"a":{"b":5}}', '{"a":{"b":"5"}}', ["c"]]);
   });
 });
@@ -93,7 +96,10 @@ describe("finishPage", () => {
   });
 
   it("turns a before page (read backwards) into the requested order", () => {
-    expect(finishPage([3, 2, 1], q({ before: "t.9", limit: "3" }))).toEqual({ data: [1, 2, 3], metadata: { hasMore: true } });
+    expect(finishPage([3, 2, 1], q({ before: "t.9", limit: "3" }))).toEqual({
+      data: [1, 2, 3],
+      metadata: { hasMore: true },
+    });
   });
 });
 
@@ -101,11 +107,19 @@ describe("resource declarations", () => {
   const base: ResourceSpec = { ...thingResource };
   it.each<[string, Partial<ResourceSpec>, RegExp]>([
     ["table", { table: "q.things; DROP TABLE x" }, /not a plain \[schema.\]table name/],
-    ["column", { fields: { name: { type: "string", column: "Name" } } }, /"Name" is not a plain lower-case SQL identifier/],
+    [
+      "column",
+      { fields: { name: { type: "string", column: "Name" } } },
+      /"Name" is not a plain lower-case SQL identifier/,
+    ],
     ["column", { fields: { name: { type: "string", column: "name--" } } }, /not a plain lower-case SQL identifier/],
     ["scope", { scope: { business: "business id", mode: "mode" } }, /not a plain lower-case SQL identifier/],
     ["field name", { fields: { "a.b": { type: "string", column: "ab" } } }, /"a.b" is not a field name/],
-    ["sortable type", { fields: { tags: { type: "array", column: "tags", sortable: true } } }, /array field "tags" cannot be sortable/],
+    [
+      "sortable type",
+      { fields: { tags: { type: "array", column: "tags", sortable: true } } },
+      /array field "tags" cannot be sortable/,
+    ],
     ["maxLimit", { maxLimit: 0 }, /maxLimit/],
   ])("refuses a bad %s", (_what, change, message) => {
     expect(() => defineResource({ ...base, ...change })).toThrow(message);
@@ -113,12 +127,22 @@ describe("resource declarations", () => {
 
   it("scopedResource fills in the platform's conventions", () => {
     expect(scopedResource("x", "s.x", {})).toEqual({
-      name: "x", table: "s.x", idColumn: "id", createdColumn: "created_at", scope: { business: "business_id", mode: "mode" }, fields: {},
+      name: "x",
+      table: "s.x",
+      idColumn: "id",
+      createdColumn: "created_at",
+      scope: { business: "business_id", mode: "mode" },
+      fields: {},
     });
   });
 
   it("the compiler re-checks names, even for a spec that skipped defineResource", () => {
-    const raw = { ...thingResource, fields: { ...thingResource.fields, name: { type: "string" as const, column: "name); DROP TABLE x; --" } } };
-    expect(() => compileListQuery(parseListQuery({ filter: "name:x" }, raw), raw, SCOPE)).toThrow(/not a plain lower-case SQL identifier/);
+    const raw = {
+      ...thingResource,
+      fields: { ...thingResource.fields, name: { type: "string" as const, column: "name); DROP TABLE x; --" } },
+    };
+    expect(() => compileListQuery(parseListQuery({ filter: "name:x" }, raw), raw, SCOPE)).toThrow(
+      /not a plain lower-case SQL identifier/,
+    );
   });
 });

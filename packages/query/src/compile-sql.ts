@@ -27,5 +27,8 @@ export function compileListQuery(q: ListQuery, spec: ResourceSpec, scope: Scope)
 /** `SELECT count(*)::int AS count` with the same scope and filters; no cursor, order or limit. */
 export function compileCountQuery(q: ListQuery, spec: ResourceSpec, scope: Scope): CompiledQuery {
   const p = new Params();
-  return { text: `SELECT count(*)::int AS count FROM ${table(spec)} t WHERE ${whereSql(q, spec, scope, p).join(" AND ")}`, values: p.values };
+  return {
+    text: `SELECT count(*)::int AS count FROM ${table(spec)} t WHERE ${whereSql(q, spec, scope, p).join(" AND ")}`,
+    values: p.values,
+  };
 }

@@ -25,7 +25,9 @@ function beyond(key: SortKey, v: string, backwards: boolean): string {
   const desc = descending(key, backwards);
   const strict = `${col} ${desc ? "<" : ">"} ${v}`;
   if (!key.nullable) return strict;
-  return desc ? `(${strict} OR (${col} IS NOT NULL AND ${v} IS NULL))` : `(${strict} OR (${col} IS NULL AND ${v} IS NOT NULL))`;
+  return desc
+    ? `(${strict} OR (${col} IS NOT NULL AND ${v} IS NULL))`
+    : `(${strict} OR (${col} IS NULL AND ${v} IS NOT NULL))`;
 }
 
 const same = (key: SortKey, v: string) => `${column(key.column)} ${key.nullable ? "IS NOT DISTINCT FROM" : "="} ${v}`;
@@ -38,7 +40,12 @@ const same = (key: SortKey, v: string) => `${column(key.column)} ${key.nullable 
  *   bound it implies on that key on its own, so an index scan starts at the cursor instead of filtering up to it.
  * A cursor id that is not an item in scope gives NULL values: no row qualifies (see compileCursorCheck to tell).
  */
-export function keysetSql(q: ListQuery, spec: ResourceSpec, scope: Scope, p: Params): { withClause: string; condition: string } | undefined {
+export function keysetSql(
+  q: ListQuery,
+  spec: ResourceSpec,
+  scope: Scope,
+  p: Params,
+): { withClause: string; condition: string } | undefined {
   const cursorId = q.after ?? q.before;
   if (cursorId === undefined) return undefined;
   const backwards = q.before !== undefined;
@@ -49,9 +56,14 @@ export function keysetSql(q: ListQuery, spec: ResourceSpec, scope: Scope, p: Par
   if (oneDirection && keys.every((k) => !k.nullable)) {
     const row = (items: string[]) => `(${items.join(", ")})`;
     const op = descending(first, backwards) ? "<" : ">";
-    return { withClause, condition: `${row(keys.map((k) => column(k.column)))} ${op} ${row(keys.map((_, i) => value(i)))}` };
+    return {
+      withClause,
+      condition: `${row(keys.map((k) => column(k.column)))} ${op} ${row(keys.map((_, i) => value(i)))}`,
+    };
   }
-  const branches = keys.map((key, i) => [...keys.slice(0, i).map((k, j) => same(k, value(j))), beyond(key, value(i), backwards)].join(" AND "));
+  const branches = keys.map((key, i) =>
+    [...keys.slice(0, i).map((k, j) => same(k, value(j))), beyond(key, value(i), backwards)].join(" AND "),
+  );
   const chain = branches.map((b) => `(${b})`).join(" OR ");
   if (first.nullable) return { withClause, condition: `(${chain})` };
   const bound = `${column(first.column)} ${descending(first, backwards) ? "<=" : ">="} ${value(0)}`;

@@ -22,7 +22,8 @@ export class QueryError extends Error {
 }
 
 /** A filter, or, nor or and parameter that cannot be tokenised or parsed: exactly the interface's 400 body. */
-export const malformedFilter = () => new QueryError("invalid-filter", FILTER_FORMAT_MESSAGE, { ...FILTER_FORMAT_ERROR });
+export const malformedFilter = () =>
+  new QueryError("invalid-filter", FILTER_FORMAT_MESSAGE, { ...FILTER_FORMAT_ERROR });
 
 /** Any other problem with the list parameters; the message names it. */
 export const invalidQuery = (message: string) =>

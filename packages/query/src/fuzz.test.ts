@@ -11,9 +11,48 @@ const grammarish = fc
   .array(
     fc.oneof(
       fc.constantFrom(
-        "name", "amount", "metadata.a", "tags", "createdAt", "customer.id", "rank", "active", "-name", "-", "|", ":", "=", "!=", ">",
-        ">=", "<", "<=", "~", '"', "<", ">", "\\", " ", ",", ".", "|eq|", "|in|", "|all|", "|size|", "|gtd|", "|exists|", "|like|",
-        "true", "2023-01-01", "2023-01-01T00:00:00Z", "12", "-3.5", "customer", "customer.account", ":name,id", "t.001",
+        "name",
+        "amount",
+        "metadata.a",
+        "tags",
+        "createdAt",
+        "customer.id",
+        "rank",
+        "active",
+        "-name",
+        "-",
+        "|",
+        ":",
+        "=",
+        "!=",
+        ">",
+        ">=",
+        "<",
+        "<=",
+        "~",
+        '"',
+        "<",
+        ">",
+        "\\",
+        " ",
+        ",",
+        ".",
+        "|eq|",
+        "|in|",
+        "|all|",
+        "|size|",
+        "|gtd|",
+        "|exists|",
+        "|like|",
+        "true",
+        "2023-01-01",
+        "2023-01-01T00:00:00Z",
+        "12",
+        "-3.5",
+        "customer",
+        "customer.account",
+        ":name,id",
+        "t.001",
       ),
       fc.string({ maxLength: 4 }),
     ),
@@ -49,13 +88,18 @@ function parsesOrRefuses(raw: Record<string, unknown>): boolean {
 
 describe("whatever arrives in the list parameters", () => {
   it("parses and compiles, or is refused with a QueryError, never anything else", () => {
-    fc.assert(fc.property(fc.dictionary(fc.constantFrom(...LIST_PARAMETERS), anyValue), parsesOrRefuses), { numRuns: 4000 });
+    fc.assert(fc.property(fc.dictionary(fc.constantFrom(...LIST_PARAMETERS), anyValue), parsesOrRefuses), {
+      numRuns: 4000,
+    });
   });
 
   it("holds for grammar-like text in every parameter", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...LIST_PARAMETERS), fc.oneof(grammarish, fc.array(grammarish, { maxLength: 3 })), (param, value) =>
-        parsesOrRefuses({ [param]: value })),
+      fc.property(
+        fc.constantFrom(...LIST_PARAMETERS),
+        fc.oneof(grammarish, fc.array(grammarish, { maxLength: 3 })),
+        (param, value) => parsesOrRefuses({ [param]: value }),
+      ),
       { numRuns: 4000 },
     );
   });
@@ -63,8 +107,26 @@ describe("whatever arrives in the list parameters", () => {
 
 const quote = (value: string) => `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 const angle = (value: string) => `<${value.replace(/\\/g, "\\\\").replace(/>/g, "\\>")}>`;
-const ATTACKS = ["' ; DROP TABLE x; --", "$1", "$2::text", "'", "''", '"', "\\", "\\\\'", "x' OR '1'='1", "é ü 🎉 \u200b 中文", "NULL", "?", "%s"];
-const value = fc.oneof(fc.string({ minLength: 1 }), fc.string({ minLength: 1, unit: "grapheme" }), fc.constantFrom(...ATTACKS));
+const ATTACKS = [
+  "' ; DROP TABLE x; --",
+  "$1",
+  "$2::text",
+  "'",
+  "''",
+  '"',
+  "\\",
+  "\\\\'",
+  "x' OR '1'='1",
+  "é ü 🎉 \u200b 中文",
+  "NULL",
+  "?",
+  "%s",
+];
+const value = fc.oneof(
+  fc.string({ minLength: 1 }),
+  fc.string({ minLength: 1, unit: "grapheme" }),
+  fc.constantFrom(...ATTACKS),
+);
 
 /** Filter shapes with a free value; all of one shape must compile to one SQL text. */
 const SHAPES: Array<(v: string) => string> = [
@@ -112,20 +174,56 @@ describe("values never reach the SQL text", () => {
 
   it("unquoted values, numbers, dates and JSON paths are bound as well", () => {
     const word = fc.stringMatching(/^[^\s"<]\S{0,20}$/);
-    const number = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })).map((n) => n.toFixed(3).replace(/\.?0+$/, ""));
-    const date = fc.date({ min: new Date("0100-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }).map((d) => d.toISOString());
+    const number = fc
+      .oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }))
+      .map((n) => n.toFixed(3).replace(/\.?0+$/, ""));
+    const date = fc
+      .date({ min: new Date("0100-01-01"), max: new Date("9999-12-31"), noInvalidDate: true })
+      .map((d) => d.toISOString());
     const segment = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
     const cases = fc.oneof(
-      fc.tuple(fc.constant("metadata.a:x"), word.map((w) => `metadata.a:${w}`)),
-      fc.tuple(fc.constant("metadata.a:x"), number.map((n) => `metadata.a:${n}`)),
-      fc.tuple(fc.constant("metadata.a>x"), number.map((n) => `metadata.a>${n}`)),
-      fc.tuple(fc.constant("tags:x"), number.map((n) => `tags:${n}`)),
-      fc.tuple(fc.constant("tags|all|x"), fc.array(fc.oneof(number, fc.stringMatching(/^[a-z]{1,5}$/)), { minLength: 1, maxLength: 6 }).map((xs) => `tags|all|${xs.join(",")}`)),
-      fc.tuple(fc.constant("amount>1"), number.map((n) => `amount>${n}`)),
-      fc.tuple(fc.constant("amount|in|1"), fc.array(number, { minLength: 1, maxLength: 6 }).map((xs) => `amount|in|${xs.join(",")}`)),
-      fc.tuple(fc.constant("createdAt|gtd|2023-01-01"), date.map((d) => `createdAt|gtd|${d}`)),
-      fc.tuple(fc.constant("metadata.a:x"), fc.array(segment, { minLength: 1, maxLength: 5 }).map((s) => `metadata.${s.join(".")}:x`)),
-      fc.tuple(fc.constant("metadata.a|exists|true"), fc.array(segment, { minLength: 1, maxLength: 5 }).map((s) => `metadata.${s.join(".")}|exists|true`)),
+      fc.tuple(
+        fc.constant("metadata.a:x"),
+        word.map((w) => `metadata.a:${w}`),
+      ),
+      fc.tuple(
+        fc.constant("metadata.a:x"),
+        number.map((n) => `metadata.a:${n}`),
+      ),
+      fc.tuple(
+        fc.constant("metadata.a>x"),
+        number.map((n) => `metadata.a>${n}`),
+      ),
+      fc.tuple(
+        fc.constant("tags:x"),
+        number.map((n) => `tags:${n}`),
+      ),
+      fc.tuple(
+        fc.constant("tags|all|x"),
+        fc
+          .array(fc.oneof(number, fc.stringMatching(/^[a-z]{1,5}$/)), { minLength: 1, maxLength: 6 })
+          .map((xs) => `tags|all|${xs.join(",")}`),
+      ),
+      fc.tuple(
+        fc.constant("amount>1"),
+        number.map((n) => `amount>${n}`),
+      ),
+      fc.tuple(
+        fc.constant("amount|in|1"),
+        fc.array(number, { minLength: 1, maxLength: 6 }).map((xs) => `amount|in|${xs.join(",")}`),
+      ),
+      fc.tuple(
+        fc.constant("createdAt|gtd|2023-01-01"),
+        date.map((d) => `createdAt|gtd|${d}`),
+      ),
+      fc.tuple(
+        fc.constant("metadata.a:x"),
+        fc.array(segment, { minLength: 1, maxLength: 5 }).map((s) => `metadata.${s.join(".")}:x`),
+      ),
+      fc.tuple(
+        fc.constant("metadata.a|exists|true"),
+        fc.array(segment, { minLength: 1, maxLength: 5 }).map((s) => `metadata.${s.join(".")}|exists|true`),
+      ),
     );
     fc.assert(
       fc.property(cases, ([benign, filter]) => {
@@ -138,10 +236,18 @@ describe("values never reach the SQL text", () => {
   });
 
   it("cursors are bound too", () => {
-    const benign = compileListQuery(parseListQuery({ after: "t.001", sort: "name -amount" }, thingResource), thingResource, SCOPE).text;
+    const benign = compileListQuery(
+      parseListQuery({ after: "t.001", sort: "name -amount" }, thingResource),
+      thingResource,
+      SCOPE,
+    ).text;
     fc.assert(
       fc.property(fc.stringMatching(/^[A-Za-z0-9._-]{1,40}$/), (id) => {
-        const { text, values } = compileListQuery(parseListQuery({ after: id, sort: "name -amount" }, thingResource), thingResource, SCOPE);
+        const { text, values } = compileListQuery(
+          parseListQuery({ after: id, sort: "name -amount" }, thingResource),
+          thingResource,
+          SCOPE,
+        );
         expect(text).toBe(benign);
         expect(values[0]).toBe(id);
       }),

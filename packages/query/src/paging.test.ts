@@ -23,7 +23,10 @@ const valueOf = (t: Thing, field: string): Value =>
 
 /** The order PostgreSQL gives (C collation; NULLs last ascending, first descending), id breaking ties. */
 function sortedIds(sort: string): string[] {
-  const keys = sort.split(" ").filter(Boolean).map((k) => ({ field: k.replace(/^-/, ""), desc: k.startsWith("-") }));
+  const keys = sort
+    .split(" ")
+    .filter(Boolean)
+    .map((k) => ({ field: k.replace(/^-/, ""), desc: k.startsWith("-") }));
   if (keys.length === 0) keys.push({ field: "createdAt", desc: true });
   if (keys.at(-1)!.field !== "id") keys.push({ field: "id", desc: keys.at(-1)!.desc });
   const compare = (x: Value, y: Value): number => {
@@ -47,7 +50,12 @@ async function walkForward(sort: string, limit: number, filter?: string): Promis
   const seen: string[] = [];
   let after: string | undefined;
   for (let pages = 0; pages < 100; pages++) {
-    const page = await readPage(db, { sort, limit: String(limit), ...(filter ? { filter } : {}), ...(after ? { after } : {}) });
+    const page = await readPage(db, {
+      sort,
+      limit: String(limit),
+      ...(filter ? { filter } : {}),
+      ...(after ? { after } : {}),
+    });
     expect(page.data.length).toBeLessThanOrEqual(limit);
     seen.push(...page.data.map((r) => r.id));
     if (!page.metadata.hasMore) return seen;
@@ -68,7 +76,23 @@ async function walkBackward(sort: string, limit: number, from: string): Promise<
   throw new Error("the walk did not end");
 }
 
-const SORTS = ["", "-createdAt", "createdAt", "name", "-name", "name -amount", "-name amount", "amount name", "active -createdAt", "rank", "-rank", "rank -name", "-rank name", "id", "-id"];
+const SORTS = [
+  "",
+  "-createdAt",
+  "createdAt",
+  "name",
+  "-name",
+  "name -amount",
+  "-name amount",
+  "amount name",
+  "active -createdAt",
+  "rank",
+  "-rank",
+  "rank -name",
+  "-rank name",
+  "id",
+  "-id",
+];
 
 describe("cursor paging returns every item exactly once, in order, under any sort", () => {
   it.each(SORTS)("sort %j: forward with after, backward with before", async (sort) => {
@@ -81,8 +105,12 @@ describe("cursor paging returns every item exactly once, in order, under any sor
     // from the middle, both ways
     const middle = order[17]!;
     expect((await readPage(db, { sort, after: middle, limit: "50" })).data.map((r) => r.id)).toEqual(order.slice(18));
-    expect((await readPage(db, { sort, before: middle, limit: "50" })).data.map((r) => r.id)).toEqual(order.slice(0, 17));
-    expect((await readPage(db, { sort, before: middle, limit: "5" })).data.map((r) => r.id)).toEqual(order.slice(12, 17));
+    expect((await readPage(db, { sort, before: middle, limit: "50" })).data.map((r) => r.id)).toEqual(
+      order.slice(0, 17),
+    );
+    expect((await readPage(db, { sort, before: middle, limit: "5" })).data.map((r) => r.id)).toEqual(
+      order.slice(12, 17),
+    );
   });
 
   it("pages through filtered results", async () => {
@@ -115,7 +143,11 @@ describe("cursor paging returns every item exactly once, in order, under any sor
 });
 
 describe("a cursor that is not an item of the caller's business and mode", () => {
-  it.each([["t.999", "unknown"], ["t.009", "another business"], ["t.008", "another mode"]])("%s (%s) is a 400, never wrong rows", async (cursor) => {
+  it.each([
+    ["t.999", "unknown"],
+    ["t.009", "another business"],
+    ["t.008", "another mode"],
+  ])("%s (%s) is a 400, never wrong rows", async (cursor) => {
     for (const key of ["after", "before"]) {
       await expect(readPage(db, { [key]: cursor })).rejects.toBeInstanceOf(QueryError);
       // Without the check the page query alone returns nothing, never a wrong page.

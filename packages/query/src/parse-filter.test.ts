@@ -14,20 +14,31 @@ const one = (filter: string) => conditions({ filter })[0];
 
 describe("operator table: every row, long form and every shorthand", () => {
   it.each<[string, string, unknown]>([
-    ["name|eq|Ada", "eq", "Ada"], ["name:Ada", "eq", "Ada"], ["name=Ada", "eq", "Ada"],
-    ["name|ne|Ada", "ne", "Ada"], ["-name:Ada", "ne", "Ada"], ["name!=Ada", "ne", "Ada"],
-    ["amount|gt|5", "gt", 5], ["amount>5", "gt", 5],
-    ["amount|gte|5", "gte", 5], ["amount>=5", "gte", 5],
-    ["amount|lt|-5", "lt", -5], ["amount<-5", "lt", -5],
-    ["amount|lte|5.5", "lte", 5.5], ["amount<=5.5", "lte", 5.5],
-    ["name|like|^ad", "like", "^ad"], ["name~^ad", "like", "^ad"],
-    ["name|nlike|^ad", "nlike", "^ad"], ["-name~^ad", "nlike", "^ad"],
+    ["name|eq|Ada", "eq", "Ada"],
+    ["name:Ada", "eq", "Ada"],
+    ["name=Ada", "eq", "Ada"],
+    ["name|ne|Ada", "ne", "Ada"],
+    ["-name:Ada", "ne", "Ada"],
+    ["name!=Ada", "ne", "Ada"],
+    ["amount|gt|5", "gt", 5],
+    ["amount>5", "gt", 5],
+    ["amount|gte|5", "gte", 5],
+    ["amount>=5", "gte", 5],
+    ["amount|lt|-5", "lt", -5],
+    ["amount<-5", "lt", -5],
+    ["amount|lte|5.5", "lte", 5.5],
+    ["amount<=5.5", "lte", 5.5],
+    ["name|like|^ad", "like", "^ad"],
+    ["name~^ad", "like", "^ad"],
+    ["name|nlike|^ad", "nlike", "^ad"],
+    ["-name~^ad", "nlike", "^ad"],
     ["name|in|Ada,Bola", "in", ["Ada", "Bola"]],
     ["name|nin|Ada,Bola", "nin", ["Ada", "Bola"]],
     ["tags|all|a,7", "all", ["a", 7]],
     ["tags|size|2", "size", 2],
     ["tags|nsize|0", "nsize", 0],
-    ["name|exists|true", "exists", true], ["name|exists|false", "exists", false],
+    ["name|exists|true", "exists", true],
+    ["name|exists|false", "exists", false],
     ["createdAt|gtd|2023-03-14T00:00:00Z", "gtd", "2023-03-14T00:00:00.000Z"],
     ["createdAt|gted|2023-03-14", "gted", "2023-03-14T00:00:00.000Z"],
     ["createdAt|ltd|2023-03-14T10:00:00.000Z", "ltd", "2023-03-14T10:00:00.000Z"],
@@ -42,7 +53,10 @@ describe("the interface's examples", () => {
     [{ filter: 'name:"Ada Obi"' }, [{ field: "name", path: [], op: "eq", value: "Ada Obi" }]],
     [{ filter: "name:<Ada Obi>" }, [{ field: "name", path: [], op: "eq", value: "Ada Obi" }]],
     [{ filter: 'name:"<text>"' }, [{ field: "name", path: [], op: "eq", value: "<text>" }]],
-    [{ filter: "createdAt|gtd|2023-03-14T08:30:00.000Z" }, [{ field: "createdAt", path: [], op: "gtd", value: "2023-03-14T08:30:00.000Z" }]],
+    [
+      { filter: "createdAt|gtd|2023-03-14T08:30:00.000Z" },
+      [{ field: "createdAt", path: [], op: "gtd", value: "2023-03-14T08:30:00.000Z" }],
+    ],
     [{ filter: "customer.id:cus.123" }, [{ field: "customer", path: [], op: "eq", value: "cus.123" }]],
     [{ filter: "metadata.key:value" }, [{ field: "metadata", path: ["key"], op: "eq", value: "value" }]],
     [{ filter: "metadata.userId:2345" }, [{ field: "metadata", path: ["userId"], op: "eq", value: 2345 }]],
@@ -91,8 +105,8 @@ describe("values", () => {
     ['name:"back\\\\slash"', "back\\slash"],
     ["name:<back\\\\slash>", "back\\slash"],
     ['name~"^\\d+ x"', "^\\d+ x"],
-    ["name:<a \" b>", 'a " b'],
-    ["name:\"a > b\"", "a > b"],
+    ['name:<a " b>', 'a " b'],
+    ['name:"a > b"', "a > b"],
     ["name:a\\b", "a\\b"],
     ['name:""', ""],
     ["name:<>", ""],
@@ -119,7 +133,10 @@ describe("combining expressions", () => {
   });
 
   it("combines filter, or, nor and and, each block ANDed with the others", () => {
-    const q = parseListQuery({ filter: "name:Ada amount>5", or: "tags:a tags:b", nor: "active:true", and: "amount<9" }, thingResource);
+    const q = parseListQuery(
+      { filter: "name:Ada amount>5", or: "tags:a tags:b", nor: "active:true", and: "amount<9" },
+      thingResource,
+    );
     expect(q.filter).toMatchObject({
       kind: "and",
       children: [
@@ -132,12 +149,18 @@ describe("combining expressions", () => {
   });
 
   it("a single block is the tree itself; empty or blank blocks are no filter", () => {
-    expect(parseListQuery({ or: "name:a name:b" }, thingResource).filter).toMatchObject({ kind: "or", children: [{}, {}] });
+    expect(parseListQuery({ or: "name:a name:b" }, thingResource).filter).toMatchObject({
+      kind: "or",
+      children: [{}, {}],
+    });
     expect(parseListQuery({ filter: "", or: "  ", nor: "\t" }, thingResource).filter).toBeUndefined();
   });
 
   it("a parameter repeated in the URL adds to its block; each text is read on its own", () => {
     expect(conditions({ filter: ["name:Ada", "amount>1"] })).toHaveLength(2);
-    expect(parseListQuery({ or: ["name:a", "name:b"] }, thingResource).filter).toMatchObject({ kind: "or", children: [{}, {}] });
+    expect(parseListQuery({ or: ["name:a", "name:b"] }, thingResource).filter).toMatchObject({
+      kind: "or",
+      children: [{}, {}],
+    });
   });
 });

@@ -114,7 +114,8 @@ export function parseFilters(params: FilterParams, spec: ResourceSpec): FilterNo
   read(params.nor, "nor", "nor");
   read(params.and, "and", "and");
   const count = blocks.reduce((n, b) => n + b.raws.length, 0);
-  if (count > MAX_CONDITIONS) throw invalidQuery(`at most ${MAX_CONDITIONS} filter expressions are allowed, not ${count}`);
+  if (count > MAX_CONDITIONS)
+    throw invalidQuery(`at most ${MAX_CONDITIONS} filter expressions are allowed, not ${count}`);
   const nodes: FilterNode[] = blocks.map(({ kind, where, raws }) => ({
     kind,
     children: raws.map((raw): FilterNode => ({ kind: "condition", condition: toCondition(raw, spec, where) })),

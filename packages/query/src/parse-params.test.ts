@@ -3,13 +3,19 @@ import { parseListQuery } from "./parse-params";
 import { accountResource, customerResource, thingResource } from "./test-fixtures";
 
 const parse = (raw: Record<string, unknown>) => parseListQuery(raw, thingResource);
-const sortOf = (sort: unknown) => parse({ sort }).sort.map((k) => `${k.desc ? "-" : ""}${k.field}`).join(" ");
+const sortOf = (sort: unknown) =>
+  parse({ sort })
+    .sort.map((k) => `${k.desc ? "-" : ""}${k.field}`)
+    .join(" ");
 
 describe("defaults", () => {
   it("limit 20, newest first (createdAt desc, id desc), no select, expand, filter, cursor or count", () => {
     expect(parse({})).toEqual({
       limit: 20,
-      sort: [{ field: "createdAt", column: "created_at", desc: true }, { field: "id", column: "id", desc: true }],
+      sort: [
+        { field: "createdAt", column: "created_at", desc: true },
+        { field: "id", column: "id", desc: true },
+      ],
       select: undefined,
       expand: new Map(),
       filter: undefined,
@@ -25,7 +31,12 @@ describe("defaults", () => {
 });
 
 describe("limit", () => {
-  it.each([["1", 1], ["20", 20], ["050", 50], ["50", 50]])("%s → %d (this resource's maxLimit is 50)", (limit, expected) => {
+  it.each([
+    ["1", 1],
+    ["20", 20],
+    ["050", 50],
+    ["50", 50],
+  ])("%s → %d (this resource's maxLimit is 50)", (limit, expected) => {
     expect(parse({ limit }).limit).toBe(expected);
   });
 
@@ -80,10 +91,34 @@ describe("expand", () => {
     ["customer:name customer:name", [["customer", ["name"]]]],
     ["customer customer:name", [["customer", undefined]]],
     ["customer:name customer", [["customer", undefined]]],
-    ["customer.account", [["customer", undefined], ["customer.account", undefined]]],
-    ["customer.account:number", [["customer", undefined], ["customer.account", ["number"]]]],
-    ["customer.account customer:name", [["customer", ["name"]], ["customer.account", undefined]]],
-    [["customer:name", "customer.account"], [["customer", ["name"]], ["customer.account", undefined]]],
+    [
+      "customer.account",
+      [
+        ["customer", undefined],
+        ["customer.account", undefined],
+      ],
+    ],
+    [
+      "customer.account:number",
+      [
+        ["customer", undefined],
+        ["customer.account", ["number"]],
+      ],
+    ],
+    [
+      "customer.account customer:name",
+      [
+        ["customer", ["name"]],
+        ["customer.account", undefined],
+      ],
+    ],
+    [
+      ["customer:name", "customer.account"],
+      [
+        ["customer", ["name"]],
+        ["customer.account", undefined],
+      ],
+    ],
   ])("%j", (expand, expected) => {
     expect(expandOf(expand)).toEqual(expected);
   });
@@ -91,7 +126,9 @@ describe("expand", () => {
   it("checks deeper paths while parsing when given the related resources", () => {
     const resources = { customer: customerResource, account: accountResource };
     expect([...parseListQuery({ expand: "customer.account" }, thingResource, { resources }).expand]).toHaveLength(2);
-    expect(() => parseListQuery({ expand: "customer.card" }, thingResource, { resources })).toThrow(/customer has no expandable field "card"/);
+    expect(() => parseListQuery({ expand: "customer.card" }, thingResource, { resources })).toThrow(
+      /customer has no expandable field "card"/,
+    );
     // Without them the deeper segment is checked by applyExpand.
     expect(() => parse({ expand: "customer.card" })).not.toThrow();
   });
@@ -103,7 +140,12 @@ describe("cursors and countTotal", () => {
     expect(parse({ before: "c.auth.8f3a-x_Y" })).toMatchObject({ before: "c.auth.8f3a-x_Y", after: undefined });
   });
 
-  it.each([[undefined, false], ["", true], ["true", true], ["false", false]])("countTotal %j → %s", (countTotal, expected) => {
+  it.each([
+    [undefined, false],
+    ["", true],
+    ["true", true],
+    ["false", false],
+  ])("countTotal %j → %s", (countTotal, expected) => {
     expect(parse(countTotal === undefined ? {} : { countTotal }).countTotal).toBe(expected);
   });
 });

@@ -9,7 +9,19 @@ export const MAX_EXPAND_DEPTH = 2;
 export const MAX_SELECT_DEPTH = 1;
 /** Longest parameter (all its repetitions together), in characters. */
 export const MAX_PARAMETER_LENGTH = 8192;
-export const LIST_PARAMETERS = ["filter", "or", "nor", "and", "select", "expand", "sort", "limit", "before", "after", "countTotal"] as const;
+export const LIST_PARAMETERS = [
+  "filter",
+  "or",
+  "nor",
+  "and",
+  "select",
+  "expand",
+  "sort",
+  "limit",
+  "before",
+  "after",
+  "countTotal",
+] as const;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CURSOR = /^[A-Za-z0-9._-]{1,128}$/;
@@ -25,7 +37,8 @@ function texts(raw: Record<string, unknown>, name: string): string[] | undefined
   const value = Object.hasOwn(raw, name) ? raw[name] : undefined;
   if (value === undefined) return undefined;
   const all = Array.isArray(value) ? value : [value];
-  if (!all.every((v): v is string => typeof v === "string")) throw invalidQuery(`parameter "${shown(name)}" must be a plain value`);
+  if (!all.every((v): v is string => typeof v === "string"))
+    throw invalidQuery(`parameter "${shown(name)}" must be a plain value`);
   if (all.reduce((n, v) => n + v.length, 0) > MAX_PARAMETER_LENGTH) {
     throw invalidQuery(`parameter "${shown(name)}" is longer than ${MAX_PARAMETER_LENGTH} characters`);
   }
@@ -79,24 +92,34 @@ function parseSelect(entries: string[], spec: ResourceSpec): Selection | undefin
   }
   const fields = [...new Set(entries.map((e) => (e.startsWith("-") ? e.slice(1) : e)))];
   for (const field of fields) {
-    if (field.split(".").length > MAX_SELECT_DEPTH) throw invalidQuery(`select "${shown(field)}" is deeper than allowed (depth ${MAX_SELECT_DEPTH})`);
+    if (field.split(".").length > MAX_SELECT_DEPTH)
+      throw invalidQuery(`select "${shown(field)}" is deeper than allowed (depth ${MAX_SELECT_DEPTH})`);
     const declared = fieldOf(spec, field);
-    const known = (declared && declared.selectable !== false) || relationOf(spec, field) !== undefined || field === "object" || field === "id";
+    const known =
+      (declared && declared.selectable !== false) ||
+      relationOf(spec, field) !== undefined ||
+      field === "object" ||
+      field === "id";
     if (!known) throw invalidQuery(`unknown field "${shown(field)}" in select`);
   }
   return { mode: excludes.length ? "exclude" : "include", fields };
 }
 
 function checkExpandPath(entry: string, segments: string[], spec: ResourceSpec, options: ParseOptions): void {
-  if (segments.some((s) => !NAME.test(s))) throw invalidQuery(`expand "${shown(entry)}" is not path or path:field1,field2`);
-  if (segments.length > MAX_EXPAND_DEPTH) throw invalidQuery(`expand "${shown(segments.join("."))}" is deeper than allowed (depth ${MAX_EXPAND_DEPTH})`);
+  if (segments.some((s) => !NAME.test(s)))
+    throw invalidQuery(`expand "${shown(entry)}" is not path or path:field1,field2`);
+  if (segments.length > MAX_EXPAND_DEPTH)
+    throw invalidQuery(`expand "${shown(segments.join("."))}" is deeper than allowed (depth ${MAX_EXPAND_DEPTH})`);
   let owner = spec;
   for (const segment of segments) {
     const related = relationOf(owner, segment);
     if (related === undefined) {
-      throw invalidQuery(`"${shown(segments.join("."))}" cannot be expanded: ${owner.name} has no expandable field "${shown(segment)}"`);
+      throw invalidQuery(
+        `"${shown(segments.join("."))}" cannot be expanded: ${owner.name} has no expandable field "${shown(segment)}"`,
+      );
     }
-    const next = options.resources && Object.hasOwn(options.resources, related) ? options.resources[related] : undefined;
+    const next =
+      options.resources && Object.hasOwn(options.resources, related) ? options.resources[related] : undefined;
     if (!next) return; // the deeper segment is checked by applyExpand, with the loader's spec
     owner = next;
   }
@@ -110,7 +133,8 @@ function parseExpand(entries: string[], spec: ResourceSpec, options: ParseOption
     const path = colon < 0 ? entry : entry.slice(0, colon);
     const fields = colon < 0 ? undefined : entry.slice(colon + 1).split(",");
     checkExpandPath(entry, path.split("."), spec, options);
-    if (fields?.some((f) => !NAME.test(f))) throw invalidQuery(`expand "${shown(entry)}" is not path or path:field1,field2`);
+    if (fields?.some((f) => !NAME.test(f)))
+      throw invalidQuery(`expand "${shown(entry)}" is not path or path:field1,field2`);
     if (!merged.has(path)) merged.set(path, fields);
     else {
       const before = merged.get(path);
@@ -141,9 +165,16 @@ function parseCountTotal(text: string | undefined): boolean {
 }
 
 /** Reads express's req.query into a validated ListQuery. Unknown parameters are ignored; every problem is a QueryError. */
-export function parseListQuery(raw: Record<string, unknown>, spec: ResourceSpec, options: ParseOptions = {}): ListQuery {
+export function parseListQuery(
+  raw: Record<string, unknown>,
+  spec: ResourceSpec,
+  options: ParseOptions = {},
+): ListQuery {
   if (typeof raw !== "object" || raw === null) throw invalidQuery("the query parameters must be an object");
-  const filter = parseFilters({ filter: texts(raw, "filter"), or: texts(raw, "or"), nor: texts(raw, "nor"), and: texts(raw, "and") }, spec);
+  const filter = parseFilters(
+    { filter: texts(raw, "filter"), or: texts(raw, "or"), nor: texts(raw, "nor"), and: texts(raw, "and") },
+    spec,
+  );
   const before = parseCursor(raw, "before");
   const after = parseCursor(raw, "after");
   if (before !== undefined && after !== undefined) throw invalidQuery("give before or after, not both");

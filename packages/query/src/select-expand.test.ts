@@ -5,7 +5,15 @@ import { defineResource } from "./resource";
 import { applyExpand, applySelect, type ExpandLoader } from "./select-expand";
 import { accountResource, customerResource, SCOPE, thingResource } from "./test-fixtures";
 
-const record = { id: "t.1", object: "thing", name: "Ada", amount: 5, tags: ["a"], metadata: { k: 1 }, customer: "cus.1" };
+const record = {
+  id: "t.1",
+  object: "thing",
+  name: "Ada",
+  amount: 5,
+  tags: ["a"],
+  metadata: { k: 1 },
+  customer: "cus.1",
+};
 const select = (raw: Record<string, unknown>) => applySelect(record, parseListQuery(raw, thingResource));
 
 describe("applySelect", () => {
@@ -16,9 +24,18 @@ describe("applySelect", () => {
     [{ select: "createdAt" }, { id: "t.1", object: "thing" }],
     [{ select: "id" }, { id: "t.1", object: "thing" }],
     [{ select: "-tags -metadata" }, { id: "t.1", object: "thing", name: "Ada", amount: 5, customer: "cus.1" }],
-    [{ select: "-id -object -name" }, { id: "t.1", object: "thing", amount: 5, tags: ["a"], metadata: { k: 1 }, customer: "cus.1" }],
-    [{ select: "name", expand: "customer" }, { id: "t.1", object: "thing", name: "Ada", customer: "cus.1" }],
-    [{ select: "-customer", expand: "customer" }, { id: "t.1", object: "thing", name: "Ada", amount: 5, tags: ["a"], metadata: { k: 1 } }],
+    [
+      { select: "-id -object -name" },
+      { id: "t.1", object: "thing", amount: 5, tags: ["a"], metadata: { k: 1 }, customer: "cus.1" },
+    ],
+    [
+      { select: "name", expand: "customer" },
+      { id: "t.1", object: "thing", name: "Ada", customer: "cus.1" },
+    ],
+    [
+      { select: "-customer", expand: "customer" },
+      { id: "t.1", object: "thing", name: "Ada", amount: 5, tags: ["a"], metadata: { k: 1 } },
+    ],
   ])("%j", (raw, expected) => {
     expect(select(raw)).toEqual(expected);
   });
@@ -34,7 +51,9 @@ const customers: Record<string, Record<string, unknown>> = {
   "cus.1": { id: "cus.1", object: "customer", name: "One", account: "ac.1", email: "one@x" },
   "cus.2": { id: "cus.2", object: "customer", name: "Two", account: "ac.missing", email: "two@x" },
 };
-const accounts: Record<string, Record<string, unknown>> = { "ac.1": { id: "ac.1", object: "account", number: "0001", bank: "B" } };
+const accounts: Record<string, Record<string, unknown>> = {
+  "ac.1": { id: "ac.1", object: "account", number: "0001", bank: "B" },
+};
 
 function loaders(calls: string[][] = []): Record<string, ExpandLoader> {
   const loader = (spec: typeof customerResource, table: Record<string, Record<string, unknown>>): ExpandLoader => ({
@@ -63,7 +82,13 @@ describe("applyExpand", () => {
     const calls: string[][] = [];
     const out = await expand({ expand: "customer" }, calls);
     expect(calls).toEqual([["cus.1", "cus.2", "cus.unknown"]]);
-    expect(out.map((r) => r.customer)).toEqual([customers["cus.1"], customers["cus.2"], customers["cus.1"], null, "cus.unknown"]);
+    expect(out.map((r) => r.customer)).toEqual([
+      customers["cus.1"],
+      customers["cus.2"],
+      customers["cus.1"],
+      null,
+      "cus.unknown",
+    ]);
     expect(things[0]!.customer).toBe("cus.1"); // the input is not changed
   });
 
@@ -74,7 +99,12 @@ describe("applyExpand", () => {
 
   it("expands to depth 2 (customer.account), with sub-selects at either level", async () => {
     const out = await expand({ expand: "customer:name customer.account:number" });
-    expect(out[0]!.customer).toEqual({ id: "cus.1", object: "customer", name: "One", account: { id: "ac.1", object: "account", number: "0001" } });
+    expect(out[0]!.customer).toEqual({
+      id: "cus.1",
+      object: "customer",
+      name: "One",
+      account: { id: "ac.1", object: "account", number: "0001" },
+    });
     expect(out[1]!.customer).toEqual({ id: "cus.2", object: "customer", name: "Two", account: "ac.missing" });
     const all = await expand({ expand: "customer.account" });
     expect(all[0]!.customer).toEqual({ ...customers["cus.1"], account: accounts["ac.1"] });

@@ -39,7 +39,8 @@ export interface ExpandLoader {
 /** The part of an expand map below one relation: "card.program" under "card" → Map { program → fields }. */
 function below(expand: Map<string, string[] | undefined>, relation: string): Map<string, string[] | undefined> {
   const children = new Map<string, string[] | undefined>();
-  for (const [path, fields] of expand) if (path.startsWith(`${relation}.`)) children.set(path.slice(relation.length + 1), fields);
+  for (const [path, fields] of expand)
+    if (path.startsWith(`${relation}.`)) children.set(path.slice(relation.length + 1), fields);
   return children;
 }
 
@@ -54,14 +55,22 @@ async function expandLevel(
   for (const [relation, fields] of expand) {
     if (relation.includes(".")) continue;
     const resource = relationOf(spec, relation);
-    if (resource === undefined) throw invalidQuery(`"${relation}" cannot be expanded: ${spec.name} has no expandable field "${relation}"`);
+    if (resource === undefined)
+      throw invalidQuery(`"${relation}" cannot be expanded: ${spec.name} has no expandable field "${relation}"`);
     const loader = Object.hasOwn(loaders, resource) ? loaders[resource] : undefined;
-    if (!loader) throw new Error(`applyExpand: no loader for resource "${resource}" (relation ${spec.name}.${relation})`);
+    if (!loader)
+      throw new Error(`applyExpand: no loader for resource "${resource}" (relation ${spec.name}.${relation})`);
     const ids = [...new Set(out.map((r) => r[relation]).filter((v): v is string => typeof v === "string"))];
     const loaded = ids.length > 0 ? await loader.load(ids, scope) : new Map<string, Doc>();
     const children = below(expand, relation);
     const entries = [...loaded];
-    const related = await expandLevel(entries.map(([, r]) => r), children, loader.spec, loaders, scope);
+    const related = await expandLevel(
+      entries.map(([, r]) => r),
+      children,
+      loader.spec,
+      loaders,
+      scope,
+    );
     const byId = new Map(entries.map(([id], i) => [id, related[i]!]));
     for (const record of out) {
       const found = typeof record[relation] === "string" ? byId.get(record[relation]) : undefined;

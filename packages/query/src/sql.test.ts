@@ -22,15 +22,21 @@ async function ids(raw: Record<string, unknown>): Promise<string[]> {
   const q = parseListQuery({ limit: "50", ...raw }, thingResource);
   const { text, values } = compileListQuery(q, thingResource, SCOPE);
   const result = await db.query<{ id: string }>(text, values);
-  return finishPage(result.rows, q).data.map((r) => r.id).sort();
+  return finishPage(result.rows, q)
+    .data.map((r) => r.id)
+    .sort();
 }
 
-const expected = (predicate: (t: Thing) => boolean) => THINGS.filter((t) => inScope(t) && predicate(t)).map((t) => t.id).sort();
+const expected = (predicate: (t: Thing) => boolean) =>
+  THINGS.filter((t) => inScope(t) && predicate(t))
+    .map((t) => t.id)
+    .sort();
 
 const T = (iso: string) => Date.parse(iso);
 const md = (t: Thing, key: string) => t.metadata[key];
 const jsonEq = (v: unknown, n: number) => v === n || v === String(n);
-const asNumber = (v: unknown) => (typeof v === "number" ? v : typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
+const asNumber = (v: unknown) =>
+  typeof v === "number" ? v : typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined;
 const hasNum = (t: Thing, key: string, test: (n: number) => boolean) => {
   const n = asNumber(md(t, key));
   return n !== undefined && test(n);
@@ -91,7 +97,10 @@ describe("every operator returns exactly the matching rows of the caller's busin
     [`createdAt>=${T("2023-03-14T00:20:00Z")}`, (t) => t.created_at.getTime() >= T("2023-03-14T00:20:00Z")],
     ["createdAt<2023-03-14T00:05:00.000Z", (t) => t.created_at.getTime() < T("2023-03-14T00:05:00Z")],
     ["createdAt:2023-03-14T00:03:00Z", (t) => t.created_at.getTime() === T("2023-03-14T00:03:00Z")],
-    ["createdAt|in|2023-03-14T00:03:00Z,1678752240000", (t) => [T("2023-03-14T00:03:00Z"), 1678752240000].includes(t.created_at.getTime())],
+    [
+      "createdAt|in|2023-03-14T00:03:00Z,1678752240000",
+      (t) => [T("2023-03-14T00:03:00Z"), 1678752240000].includes(t.created_at.getTime()),
+    ],
     // id
     ["id:t.001", (t) => t.id === "t.001"],
     ["id|in|t.001,t.002,t.009", (t) => ["t.001", "t.002"].includes(t.id)],
@@ -169,7 +178,9 @@ describe("every operator returns exactly the matching rows of the caller's busin
 
   it("combines or, nor and and with filter", async () => {
     expect(await ids({ or: "name:Ada name:Chidi" })).toEqual(expected((t) => t.name === "Ada" || t.name === "Chidi"));
-    expect(await ids({ nor: "name:Ada name:Chidi" })).toEqual(expected((t) => !(t.name === "Ada" || t.name === "Chidi")));
+    expect(await ids({ nor: "name:Ada name:Chidi" })).toEqual(
+      expected((t) => !(t.name === "Ada" || t.name === "Chidi")),
+    );
     expect(await ids({ nor: "rank>1" })).toEqual(expected((t) => !(t.rank !== null && t.rank > 1)));
     expect(await ids({ and: "name:Ada amount>0" })).toEqual(expected((t) => t.name === "Ada" && t.amount > 0));
     expect(await ids({ filter: "active:true", or: "tags:a tags:c", nor: "amount<0", and: "rank|exists|true" })).toEqual(
@@ -180,7 +191,9 @@ describe("every operator returns exactly the matching rows of the caller's busin
   it("counts with the same filters, whatever the cursor and limit", async () => {
     const q = parseListQuery({ filter: "tags:b", countTotal: "", limit: "2", after: "t.010" }, thingResource);
     const { text, values } = compileCountQuery(q, thingResource, SCOPE);
-    expect((await db.query<{ count: number }>(text, values)).rows[0]!.count).toBe(expected((t) => t.tags.includes("b")).length);
+    expect((await db.query<{ count: number }>(text, values)).rows[0]!.count).toBe(
+      expected((t) => t.tags.includes("b")).length,
+    );
   });
 });
 
@@ -195,7 +208,7 @@ const ATTACKS = [
   "ä'); SELECT pg_sleep(1); --",
   '"; DELETE FROM q.things; --',
   "') OR true --",
-  "{\"a\": 1}",
+  '{"a": 1}',
   "🎉 \u200b ✓",
   "%' OR 1=1 --",
 ];
@@ -204,7 +217,13 @@ const quote = (value: string) => `"${value.replace(/\\/g, "\\\\").replace(/"/g, 
 describe("injection strings in any parameter do no harm", () => {
   it("match nothing when they are filter values", async () => {
     for (const attack of ATTACKS) {
-      for (const filter of [`name:${quote(attack)}`, `metadata.tier:${quote(attack)}`, `tags:${quote(attack)}`, `metadata.a.b|in|x${attack.replace(/[\s,]/g, "")}`, `-name:${quote(attack)} name:x`]) {
+      for (const filter of [
+        `name:${quote(attack)}`,
+        `metadata.tier:${quote(attack)}`,
+        `tags:${quote(attack)}`,
+        `metadata.a.b|in|x${attack.replace(/[\s,]/g, "")}`,
+        `-name:${quote(attack)} name:x`,
+      ]) {
         expect(await ids({ filter })).toEqual([]);
       }
     }
@@ -225,6 +244,8 @@ describe("injection strings in any parameter do no harm", () => {
       }
     }
     expect(await rowCount(db)).toBe(50);
-    expect((await db.query("SELECT count(*)::int AS n FROM q.things WHERE secret = 'hidden'")).rows[0]).toEqual({ n: 50 });
+    expect((await db.query("SELECT count(*)::int AS n FROM q.things WHERE secret = 'hidden'")).rows[0]).toEqual({
+      n: 50,
+    });
   });
 });

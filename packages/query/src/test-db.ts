@@ -26,8 +26,19 @@ export async function insertThing(db: Db, t: Thing): Promise<void> {
   await db.query(
     `INSERT INTO q.things (id, business_id, mode, name, amount, rank, active, created_at, tags, metadata, customer, secret)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'hidden')`,
-    [t.id, t.business_id, t.mode, t.name, t.amount, t.rank, t.active, t.created_at.toISOString(), JSON.stringify(t.tags),
-      JSON.stringify(t.metadata), t.customer],
+    [
+      t.id,
+      t.business_id,
+      t.mode,
+      t.name,
+      t.amount,
+      t.rank,
+      t.active,
+      t.created_at.toISOString(),
+      JSON.stringify(t.tags),
+      JSON.stringify(t.metadata),
+      t.customer,
+    ],
   );
 }
 
@@ -39,7 +50,8 @@ export async function rowCount(db: Db): Promise<number> {
 export async function readPage(db: Db, raw: Record<string, unknown>) {
   const q = parseListQuery(raw, thingResource);
   const check = compileCursorCheck(q, thingResource, SCOPE);
-  if (check && (await db.query(check.text, check.values)).rows.length === 0) throw invalidQuery(`no thing ${q.after ?? q.before} to page from`);
+  if (check && (await db.query(check.text, check.values)).rows.length === 0)
+    throw invalidQuery(`no thing ${q.after ?? q.before} to page from`);
   const { text, values } = compileListQuery(q, thingResource, SCOPE);
   return finishPage((await db.query<{ id: string }>(text, values)).rows, q);
 }

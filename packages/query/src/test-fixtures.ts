@@ -26,7 +26,11 @@ export const customerResource = defineResource({
   idColumn: "id",
   createdColumn: "created_at",
   scope: { business: "business_id", mode: "mode" },
-  fields: { id: { type: "id", column: "id" }, name: { type: "string", column: "name" }, account: { type: "id", column: "account" } },
+  fields: {
+    id: { type: "id", column: "id" },
+    name: { type: "string", column: "name" },
+    account: { type: "id", column: "account" },
+  },
   relations: { account: "account" },
 });
 

@@ -12,7 +12,14 @@ export interface RawExpression {
 
 const FIELD = /[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_-]+)*/y;
 const SHORTHANDS: Array<[string, Operator]> = [
-  ["!=", "ne"], [">=", "gte"], ["<=", "lte"], [":", "eq"], ["=", "eq"], [">", "gt"], ["<", "lt"], ["~", "like"],
+  ["!=", "ne"],
+  [">=", "gte"],
+  ["<=", "lte"],
+  [":", "eq"],
+  ["=", "eq"],
+  [">", "gt"],
+  ["<", "lt"],
+  ["~", "like"],
 ];
 
 /**

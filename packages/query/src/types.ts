@@ -2,8 +2,24 @@
 import type { FieldSpec } from "./resource";
 
 export const OPERATORS = [
-  "eq", "ne", "gt", "gte", "lt", "lte", "like", "nlike", "in", "nin", "all", "size", "nsize", "exists",
-  "gtd", "gted", "ltd", "lted",
+  "eq",
+  "ne",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "like",
+  "nlike",
+  "in",
+  "nin",
+  "all",
+  "size",
+  "nsize",
+  "exists",
+  "gtd",
+  "gted",
+  "ltd",
+  "lted",
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
@@ -23,8 +39,7 @@ export interface Condition {
 }
 
 export type FilterNode =
-  | { kind: "and" | "or" | "nor"; children: FilterNode[] }
-  | { kind: "condition"; condition: Condition };
+  { kind: "and" | "or" | "nor"; children: FilterNode[] } | { kind: "condition"; condition: Condition };
 
 export interface SortKey {
   field: string;

@@ -3,7 +3,8 @@ import { invalidQuery, shown } from "./errors";
 import type { Scalar } from "./types";
 
 export const NUMERIC = /^-?\d+(\.\d+)?$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 /** Epoch milliseconds of 0001-01-01 and of 9999-12-31T23:59:59.999Z: dates PostgreSQL and ISO strings agree on. */
 const MIN_TIME = -62135596800000;
 const MAX_TIME = 253402300799999;
@@ -32,7 +33,8 @@ export function booleanValue(text: string, what: string): boolean {
  * in one canonical form: `2023-03-14T00:00:00.000Z`.
  */
 export function dateValue(text: string, field: string): string {
-  const bad = () => invalidQuery(`"${shown(text)}" is not an ISO 8601 date (or epoch milliseconds) for field "${shown(field)}"`);
+  const bad = () =>
+    invalidQuery(`"${shown(text)}" is not an ISO 8601 date (or epoch milliseconds) for field "${shown(field)}"`);
   let time: number;
   if (NUMERIC.test(text)) {
     time = Math.trunc(Number(text));
@@ -42,7 +44,8 @@ export function dateValue(text: string, field: string): string {
     const [, y, mo, d, h = "00", mi = "00", s = "00", fraction = "", zone = "Z"] = m;
     const day = new Date(0);
     day.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
-    const validDay = day.getUTCMonth() === Number(mo) - 1 && day.getUTCDate() === Number(d) && Number(y) === day.getUTCFullYear();
+    const validDay =
+      day.getUTCMonth() === Number(mo) - 1 && day.getUTCDate() === Number(d) && Number(y) === day.getUTCFullYear();
     if (!validDay || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) throw bad();
     const offset = zone.toUpperCase() === "Z" ? "Z" : `${zone.slice(0, 3)}:${zone.slice(3).replace(":", "") || "00"}`;
     if (offset !== "Z" && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4)) > 59)) throw bad();
@@ -55,7 +58,8 @@ export function dateValue(text: string, field: string): string {
 /** A comma-separated list (in, nin, all) without empty items. */
 export function listItems(text: string, op: string): string[] {
   const items = text.split(",");
-  if (items.some((item) => item === "")) throw invalidQuery(`${op} takes a comma-separated list without empty items, not "${shown(text)}"`);
+  if (items.some((item) => item === ""))
+    throw invalidQuery(`${op} takes a comma-separated list without empty items, not "${shown(text)}"`);
   return items;
 }
 

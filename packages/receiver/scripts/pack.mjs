@@ -13,11 +13,17 @@ const destination = resolve(process.argv[2] ?? ".");
 const staging = mkdtempSync(join(tmpdir(), "cardhold-receiver-pack-"));
 try {
   const tsc = fileURLToPath(import.meta.resolve("typescript/bin/tsc"));
-  execFileSync(process.execPath, [tsc, "-p", join(PACKAGE, "tsconfig.build.json"), "--outDir", join(staging, "dist")], { stdio: "inherit" });
-  const manifest = execFileSync(process.execPath, [join(PACKAGE, "scripts", "publish-manifest.mjs"), "print"], { encoding: "utf8" });
+  execFileSync(process.execPath, [tsc, "-p", join(PACKAGE, "tsconfig.build.json"), "--outDir", join(staging, "dist")], {
+    stdio: "inherit",
+  });
+  const manifest = execFileSync(process.execPath, [join(PACKAGE, "scripts", "publish-manifest.mjs"), "print"], {
+    encoding: "utf8",
+  });
   writeFileSync(join(staging, "package.json"), manifest);
   copyFileSync(join(PACKAGE, "README.md"), join(staging, "README.md"));
-  const [packed] = JSON.parse(execFileSync("npm", ["pack", staging, "--json", "--pack-destination", destination], { encoding: "utf8" }));
+  const [packed] = JSON.parse(
+    execFileSync("npm", ["pack", staging, "--json", "--pack-destination", destination], { encoding: "utf8" }),
+  );
   process.stdout.write(join(destination, packed.filename) + "\n");
 } finally {
   rmSync(staging, { recursive: true, force: true });

@@ -41,7 +41,11 @@ export const approveSchema = z.strictObject({
   cardHolderName: z.string().min(1).optional(),
   metadata: metadataSchema.optional(),
 });
-export const declineSchema = z.strictObject({ action: z.literal("decline"), code: z.enum(DECLINE_CODES), metadata: metadataSchema.optional() });
+export const declineSchema = z.strictObject({
+  action: z.literal("decline"),
+  code: z.enum(DECLINE_CODES),
+  metadata: metadataSchema.optional(),
+});
 export const answerSchema = z.discriminatedUnion("action", [approveSchema, declineSchema]);
 export const checkAnswerSchema = z.discriminatedUnion("action", [
   approveSchema.extend({ cardBalance: z.number().int(), cardHolderName: z.string().min(1) }),
@@ -53,7 +57,9 @@ export function validAnswer(answer: unknown, request: "check" | "other" = "other
   const result = (request === "check" ? checkAnswerSchema : answerSchema).safeParse(answer);
   if (result.success) return result.data;
   const problems = result.error.issues.map((i) => `${i.path.join(".") || "(answer)"}: ${i.message}`).join("; ");
-  throw new InvalidAnswer(`invalid ${request === "check" ? "check " : ""}answer ${JSON.stringify(answer)}: ${problems}`);
+  throw new InvalidAnswer(
+    `invalid ${request === "check" ? "check " : ""}answer ${JSON.stringify(answer)}: ${problems}`,
+  );
 }
 
 /** Approve a capture, a closed event or an update. For a check use approveCheck. */
@@ -63,9 +69,13 @@ export function approve(extra: Omit<ApproveAnswer, "action"> = {}): ApproveAnswe
 
 /** Approve a check: an integer balance in minor units and a non-empty holder name are required. */
 export function approveCheck(cardBalance: number, cardHolderName: string, metadata?: AnswerMetadata): CheckAnswer {
-  if (!Number.isSafeInteger(cardBalance)) throw new InvalidAnswer("cardBalance must be an integer number of minor units");
+  if (!Number.isSafeInteger(cardBalance))
+    throw new InvalidAnswer("cardBalance must be an integer number of minor units");
   if (!cardHolderName) throw new InvalidAnswer("cardHolderName must not be empty");
-  return validAnswer({ action: "approve", cardBalance, cardHolderName, ...(metadata ? { metadata } : {}) }, "check") as CheckAnswer;
+  return validAnswer(
+    { action: "approve", cardBalance, cardHolderName, ...(metadata ? { metadata } : {}) },
+    "check",
+  ) as CheckAnswer;
 }
 
 export function decline(code: DeclineCode, metadata?: AnswerMetadata): DeclineAnswer {

@@ -12,8 +12,21 @@ const sign = (body: string, key = KEY) => createHmac("sha512", key).update(body)
 
 let seq = 0;
 function envelope(event: string, data: Record<string, unknown>, eventId = `evt.t${++seq}`) {
-  const authorization = { object: "card.authorization", card: "c.1", type: "capture", status: "pending", amount: 1000, fees: 0, currency: "NGN", createdAt: "2024-01-01T00:00:00.000Z" };
-  return JSON.stringify({ event, data: { ...authorization, ...data }, metadata: { sentAt: "2024-01-01T00:00:00.000Z", event: eventId } });
+  const authorization = {
+    object: "card.authorization",
+    card: "c.1",
+    type: "capture",
+    status: "pending",
+    amount: 1000,
+    fees: 0,
+    currency: "NGN",
+    createdAt: "2024-01-01T00:00:00.000Z",
+  };
+  return JSON.stringify({
+    event,
+    data: { ...authorization, ...data },
+    metadata: { sentAt: "2024-01-01T00:00:00.000Z", event: eventId },
+  });
 }
 
 function recordingHandlers(calls: string[], overrides: Partial<Handlers> = {}): Handlers {
@@ -30,13 +43,20 @@ function recordingHandlers(calls: string[], overrides: Partial<Handlers> = {}): 
 describe("card.authorization.update", () => {
   it("sends an amount change and a reversal to different handlers, and refuses any other status", async () => {
     const calls: string[] = [];
-    const receiver = createReceiver({ signingKey: KEY, store: memoryDeliveryStore(), handlers: recordingHandlers(calls) });
+    const receiver = createReceiver({
+      signingKey: KEY,
+      store: memoryDeliveryStore(),
+      handlers: recordingHandlers(calls),
+    });
     const reversal = fixture("event-card.authorization.update.json");
     const pending = envelope("card.authorization.update", { id: "c.auth.P", amount: 700 });
     const approved = envelope("card.authorization.update", { id: "c.auth.Q", status: "approved" });
     expect(await receiver.handle(reversal, sign(reversal))).toEqual({ status: 200, body: { action: "approve" } });
     expect(await receiver.handle(pending, sign(pending))).toEqual({ status: 200, body: { action: "approve" } });
-    expect(await receiver.handle(approved, sign(approved))).toEqual({ status: 400, body: { error: "Invalid Request" } });
+    expect(await receiver.handle(approved, sign(approved))).toEqual({
+      status: 400,
+      body: { error: "Invalid Request" },
+    });
     expect(calls).toEqual(["reversal:c.auth.2tWnAbJMupWGmnjTC:reversed", "amountUpdate:c.auth.P:pending:700"]);
   });
 
@@ -53,7 +73,11 @@ describe("answers can only be valid", () => {
     expect(() => approve({ cardHolderName: "" })).toThrow(InvalidAnswer);
     expect(() => decline("nope" as never)).toThrow(InvalidAnswer);
     expect(() => approveCheck(Number.NaN, "Ada")).toThrow(InvalidAnswer);
-    expect(decline("spending-control", { rule: "daily" })).toEqual({ action: "decline", code: "spending-control", metadata: { rule: "daily" } });
+    expect(decline("spending-control", { rule: "daily" })).toEqual({
+      action: "decline",
+      code: "spending-control",
+      metadata: { rule: "daily" },
+    });
   });
 
   it("a handler's invalid answer rejects and leaves nothing behind, so the resent event is handled again", async () => {
@@ -69,7 +93,11 @@ describe("answers can only be valid", () => {
     answer = { action: "maybe" };
     await expect(receiver.handle(capture, sign(capture))).rejects.toThrow(InvalidAnswer);
     answer = approveCheck(10, "Ada");
-    expect((await receiver.handle(check, sign(check))).body).toEqual({ action: "approve", cardBalance: 10, cardHolderName: "Ada" });
+    expect((await receiver.handle(check, sign(check))).body).toEqual({
+      action: "approve",
+      cardBalance: 10,
+      cardHolderName: "Ada",
+    });
     answer = approve();
     // Not "duplicate-transaction": the failed delivery's claim on c.auth.D was rolled back with it.
     expect((await receiver.handle(capture, sign(capture))).body).toEqual({ action: "approve" });
@@ -84,11 +112,17 @@ describe("duplicate tracking", () => {
       await new Promise((r) => setTimeout(r, 20));
       return approve();
     };
-    const receiver = createReceiver({ signingKey: KEY, store: memoryDeliveryStore(), handlers: recordingHandlers(calls, { capture: slowCapture }) });
+    const receiver = createReceiver({
+      signingKey: KEY,
+      store: memoryDeliveryStore(),
+      handlers: recordingHandlers(calls, { capture: slowCapture }),
+    });
     const body = envelope("card.authorization.request", { id: "c.auth.Same" });
     const answers = await Promise.all(Array.from({ length: 5 }, () => receiver.handle(body, sign(body))));
     expect(calls).toEqual(["capture"]);
-    expect(new Set(answers.map((a) => JSON.stringify(a)))).toEqual(new Set([JSON.stringify({ status: 200, body: { action: "approve" } })]));
+    expect(new Set(answers.map((a) => JSON.stringify(a)))).toEqual(
+      new Set([JSON.stringify({ status: 200, body: { action: "approve" } })]),
+    );
   });
 
   it("goes through the DeliveryStore: the handlers get its transaction handle, and it sees every claim", async () => {
@@ -107,12 +141,25 @@ describe("duplicate tracking", () => {
     const receiver = createReceiver({
       signingKey: KEY,
       store,
-      handlers: { check: (_a, { tx }) => approveCheck(1, tx.name), capture: () => approve(), closed: () => approve(), amountUpdate: () => approve(), reversal: () => approve() },
+      handlers: {
+        check: (_a, { tx }) => approveCheck(1, tx.name),
+        capture: () => approve(),
+        closed: () => approve(),
+        amountUpdate: () => approve(),
+        reversal: () => approve(),
+      },
     });
     const check = envelope("card.authorization.request", { id: "c.auth.X", type: "check" }, "evt.check");
     const capture = envelope("card.authorization.request", { id: "c.auth.Y" }, "evt.capture");
-    expect((await receiver.handle(check, sign(check))).body).toEqual({ action: "approve", cardBalance: 1, cardHolderName: "tx-1" });
-    expect((await receiver.handle(capture, sign(capture))).body).toEqual({ action: "decline", code: "duplicate-transaction" });
+    expect((await receiver.handle(check, sign(check))).body).toEqual({
+      action: "approve",
+      cardBalance: 1,
+      cardHolderName: "tx-1",
+    });
+    expect((await receiver.handle(capture, sign(capture))).body).toEqual({
+      action: "decline",
+      code: "duplicate-transaction",
+    });
     expect(log).toEqual([
       "event:evt.check",
       'remember:evt.check:{"action":"approve","cardBalance":1,"cardHolderName":"tx-1"}',
@@ -125,11 +172,17 @@ describe("duplicate tracking", () => {
 
 describe("signing keys", () => {
   it("accepts any of several keys while one is rolled, and refuses an empty key", async () => {
-    const receiver = createReceiver({ signingKey: ["old-key", KEY], store: memoryDeliveryStore(), handlers: recordingHandlers([]) });
+    const receiver = createReceiver({
+      signingKey: ["old-key", KEY],
+      store: memoryDeliveryStore(),
+      handlers: recordingHandlers([]),
+    });
     const body = fixture("event-card.transaction.created.json");
     expect((await receiver.handle(body, sign(body, "old-key"))).status).toBe(200);
     expect((await receiver.handle(body, sign(body, KEY))).status).toBe(200);
     expect((await receiver.handle(body, sign(body, "other"))).status).toBe(400);
-    expect(() => createReceiver({ signingKey: "", store: memoryDeliveryStore(), handlers: recordingHandlers([]) })).toThrow(TypeError);
+    expect(() =>
+      createReceiver({ signingKey: "", store: memoryDeliveryStore(), handlers: recordingHandlers([]) }),
+    ).toThrow(TypeError);
   });
 });

@@ -83,6 +83,9 @@ export class UnsupportedEvent extends Error {
 /** Parses an event body; an unknown kind or a malformed body throws UnsupportedEvent. */
 export function parseEvent(body: unknown): CardholdEvent {
   const result = eventSchema.safeParse(body);
-  if (!result.success) throw new UnsupportedEvent(result.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; "));
+  if (!result.success)
+    throw new UnsupportedEvent(
+      result.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; "),
+    );
   return result.data;
 }

@@ -12,11 +12,26 @@ const sign = (body: string) => createHmac("sha512", KEY).update(body).digest("he
 const receiver = createReceiver({
   signingKey: KEY,
   store: memoryDeliveryStore(),
-  handlers: { check: () => approveCheck(5, "Ada"), capture: () => approve(), closed: () => approve(), amountUpdate: () => approve(), reversal: () => approve() },
+  handlers: {
+    check: () => approveCheck(5, "Ada"),
+    capture: () => approve(),
+    closed: () => approve(),
+    amountUpdate: () => approve(),
+    reversal: () => approve(),
+  },
 });
 const check = JSON.stringify({
   event: "card.authorization.request",
-  data: { id: "c.auth.H", object: "card.authorization", card: "c.1", type: "check", status: "pending", amount: 0, currency: "NGN", createdAt: "2024-01-01T00:00:00.000Z" },
+  data: {
+    id: "c.auth.H",
+    object: "card.authorization",
+    card: "c.1",
+    type: "check",
+    status: "pending",
+    amount: 0,
+    currency: "NGN",
+    createdAt: "2024-01-01T00:00:00.000Z",
+  },
   metadata: { sentAt: "2024-01-01T00:00:00.000Z", event: "evt.H" },
 });
 
@@ -30,7 +45,11 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
   return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 }
 const post = async (url: string, body: string, signature = sign(body)) => {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "service-signature": signature }, body });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "service-signature": signature },
+    body,
+  });
   return { status: res.status, body: await res.json() };
 };
 
@@ -38,7 +57,10 @@ describe("receiverRouter", () => {
   it("works on plain node:http: answers POSTs to its path, 404 elsewhere, 413 above the limit", async () => {
     const handler = receiverRouter(receiver, "/webhook", { limit: 2_000 });
     const url = await serve((req, res) => handler(req, res));
-    expect(await post(`${url}/webhook`, check)).toEqual({ status: 200, body: { action: "approve", cardBalance: 5, cardHolderName: "Ada" } });
+    expect(await post(`${url}/webhook`, check)).toEqual({
+      status: 200,
+      body: { action: "approve", cardBalance: 5, cardHolderName: "Ada" },
+    });
     expect((await post(`${url}/webhook?x=1`, check)).status).toBe(200);
     expect((await post(`${url}/elsewhere`, check)).status).toBe(404);
     expect((await fetch(`${url}/webhook`)).status).toBe(404);

@@ -45,7 +45,9 @@ export function receiverRouter(receiver: Receiver, path = "/", opts: ReceiverRou
 async function readRawBody(req: IncomingRequest, limit: number): Promise<Buffer | "too-large"> {
   if (Buffer.isBuffer(req.body)) return req.body.length > limit ? "too-large" : req.body;
   if (req.body !== undefined || req.readableEnded) {
-    throw new Error("the request body was already parsed: mount receiverRouter before express.json() or other body parsers");
+    throw new Error(
+      "the request body was already parsed: mount receiverRouter before express.json() or other body parsers",
+    );
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -59,6 +61,9 @@ async function readRawBody(req: IncomingRequest, limit: number): Promise<Buffer 
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+  });
   res.end(text);
 }

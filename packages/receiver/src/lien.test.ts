@@ -13,12 +13,25 @@ describe("the reference receiver's lien rules", () => {
 
   it("capture: unknown, inactive, insufficient funds, spending rules, in that order; else lock amount + fees + own fee", () => {
     expect(onCapture(undefined, 1, 0).answer).toEqual({ action: "decline", code: "account-not-found" });
-    expect(onCapture({ ...wallet, active: false, available: 0 }, 1, 0).answer).toEqual({ action: "decline", code: "account-inactive" });
+    expect(onCapture({ ...wallet, active: false, available: 0 }, 1, 0).answer).toEqual({
+      action: "decline",
+      code: "account-inactive",
+    });
     const never = () => false;
-    expect(onCapture(wallet, 90_000, 5_000, { ownFee: 5_001, withinSpendingRules: never }).answer).toEqual({ action: "decline", code: "insufficient-funds" });
-    expect(onCapture(wallet, 90_000, 5_000, { withinSpendingRules: (total) => total <= 50_000 }).answer).toEqual({ action: "decline", code: "spending-control" });
+    expect(onCapture(wallet, 90_000, 5_000, { ownFee: 5_001, withinSpendingRules: never }).answer).toEqual({
+      action: "decline",
+      code: "insufficient-funds",
+    });
+    expect(onCapture(wallet, 90_000, 5_000, { withinSpendingRules: (total) => total <= 50_000 }).answer).toEqual({
+      action: "decline",
+      code: "spending-control",
+    });
     const out = onCapture(wallet, 50_000, 6_500, { ownFee: 500 });
-    expect(out).toMatchObject({ answer: { action: "approve" }, wallet: { available: 43_000, locked: 57_000 }, lien: { locked: 57_000, debited: 0 } });
+    expect(out).toMatchObject({
+      answer: { action: "approve" },
+      wallet: { available: 43_000, locked: 57_000 },
+      lien: { locked: 57_000, debited: 0 },
+    });
     expect(onCapture(wallet, 100_000, 0).answer.action).toBe("approve");
   });
 
@@ -27,10 +40,19 @@ describe("the reference receiver's lien rules", () => {
     if (!captured.lien) throw new Error("expected a lien");
     const approved = onClosed(captured.wallet, captured.lien, "approved");
     expect(approved).toMatchObject({ wallet: { available: 50_000, locked: 0 }, lien: { locked: 0, debited: 50_000 } });
-    expect(onClosed(approved.wallet, approved.lien, "approved")).toMatchObject({ answer: { code: "duplicate-transaction" }, wallet: approved.wallet });
-    expect(onClosed(captured.wallet, captured.lien, "declined")).toMatchObject({ answer: { action: "approve" }, wallet: { available: 100_000, locked: 0 } });
+    expect(onClosed(approved.wallet, approved.lien, "approved")).toMatchObject({
+      answer: { code: "duplicate-transaction" },
+      wallet: approved.wallet,
+    });
+    expect(onClosed(captured.wallet, captured.lien, "declined")).toMatchObject({
+      answer: { action: "approve" },
+      wallet: { available: 100_000, locked: 0 },
+    });
     expect(onClosed(wallet, undefined, "approved").answer).toEqual({ action: "decline", code: "invalid-transaction" });
-    expect(onClosed(captured.wallet, captured.lien, "pending")).toMatchObject({ answer: { code: "invalid-transaction" }, wallet: captured.wallet });
+    expect(onClosed(captured.wallet, captured.lien, "pending")).toMatchObject({
+      answer: { code: "invalid-transaction" },
+      wallet: captured.wallet,
+    });
   });
 
   it("closed after an amount update: the debit follows the total the platform kept", () => {
@@ -38,42 +60,82 @@ describe("the reference receiver's lien rules", () => {
     // The receiver approved an update to 30,000 too late; the platform declined it and kept the earlier 50,000.
     const late = onAmountUpdate(w, { locked: 0, debited: 50_000 }, 30_000);
     const kept = onClosed(late.wallet, late.lien, "declined", 50_000);
-    expect(kept).toMatchObject({ answer: { action: "approve" }, wallet: { available: 50_000, locked: 0 }, lien: { locked: 0, debited: 50_000 } });
+    expect(kept).toMatchObject({
+      answer: { action: "approve" },
+      wallet: { available: 50_000, locked: 0 },
+      lien: { locked: 0, debited: 50_000 },
+    });
     // The platform's timeout default approved an update the receiver never saw: the debit grows to the new total.
-    expect(onClosed(w, { locked: 0, debited: 50_000 }, "approved", 65_000)).toMatchObject({ wallet: { available: 35_000 }, lien: { debited: 65_000 } });
+    expect(onClosed(w, { locked: 0, debited: 50_000 }, "approved", 65_000)).toMatchObject({
+      wallet: { available: 35_000 },
+      lien: { debited: 65_000 },
+    });
     // Nothing to follow: the same total is a repeat, and a first closed event still turns the lock into a debit.
-    expect(onClosed(w, { locked: 0, debited: 50_000 }, "approved", 50_000).answer).toEqual({ action: "decline", code: "duplicate-transaction" });
+    expect(onClosed(w, { locked: 0, debited: 50_000 }, "approved", 50_000).answer).toEqual({
+      action: "decline",
+      code: "duplicate-transaction",
+    });
     const captured = onCapture(wallet, 50_000, 0);
     if (!captured.lien) throw new Error("expected a lien");
-    expect(onClosed(captured.wallet, captured.lien, "approved", 50_000)).toMatchObject({ lien: { locked: 0, debited: 50_000 } });
+    expect(onClosed(captured.wallet, captured.lien, "approved", 50_000)).toMatchObject({
+      lien: { locked: 0, debited: 50_000 },
+    });
     // More than the wallet holds: nothing changes, the answer says so.
-    expect(onClosed({ ...wallet, available: 10_000 }, { locked: 0, debited: 50_000 }, "approved", 70_000)).toMatchObject({
-      answer: { action: "decline", code: "insufficient-funds" }, wallet: { available: 10_000 }, lien: { debited: 50_000 },
+    expect(
+      onClosed({ ...wallet, available: 10_000 }, { locked: 0, debited: 50_000 }, "approved", 70_000),
+    ).toMatchObject({
+      answer: { action: "decline", code: "insufficient-funds" },
+      wallet: { available: 10_000 },
+      lien: { debited: 50_000 },
     });
   });
 
   it("amount update: covered → debit exactly the new total; not covered → what is locked comes back, the debit stays, decline", () => {
     const lien = { locked: 0, debited: 50_000 };
     const w = { ...wallet, available: 50_000 };
-    expect(onAmountUpdate(w, lien, 80_000)).toMatchObject({ answer: { action: "approve" }, wallet: { available: 20_000 }, lien: { debited: 80_000 } });
-    expect(onAmountUpdate(w, lien, 30_000)).toMatchObject({ answer: { action: "approve" }, wallet: { available: 70_000 }, lien: { debited: 30_000 } });
+    expect(onAmountUpdate(w, lien, 80_000)).toMatchObject({
+      answer: { action: "approve" },
+      wallet: { available: 20_000 },
+      lien: { debited: 80_000 },
+    });
+    expect(onAmountUpdate(w, lien, 30_000)).toMatchObject({
+      answer: { action: "approve" },
+      wallet: { available: 70_000 },
+      lien: { debited: 30_000 },
+    });
     expect(onAmountUpdate(w, lien, 100_000).answer.action).toBe("approve");
     const declined = onAmountUpdate(w, lien, 100_001);
-    expect(declined).toMatchObject({ answer: { action: "decline", code: "insufficient-funds" }, wallet: { available: 50_000, locked: 0 }, lien: { locked: 0, debited: 50_000 } });
+    expect(declined).toMatchObject({
+      answer: { action: "decline", code: "insufficient-funds" },
+      wallet: { available: 50_000, locked: 0 },
+      lien: { locked: 0, debited: 50_000 },
+    });
     // Before the closed event turned the lien into a debit: the locked part counts and is released.
     const locked = { locked: 50_000, debited: 0 };
     const lockedWallet = { ...wallet, available: 50_000, locked: 50_000 };
-    expect(onAmountUpdate(lockedWallet, locked, 60_000)).toMatchObject({ wallet: { available: 40_000, locked: 0 }, lien: { locked: 0, debited: 60_000 } });
-    expect(onAmountUpdate(lockedWallet, locked, 100_001)).toMatchObject({ wallet: { available: 100_000, locked: 0 }, lien: { locked: 0, debited: 0 } });
+    expect(onAmountUpdate(lockedWallet, locked, 60_000)).toMatchObject({
+      wallet: { available: 40_000, locked: 0 },
+      lien: { locked: 0, debited: 60_000 },
+    });
+    expect(onAmountUpdate(lockedWallet, locked, 100_001)).toMatchObject({
+      wallet: { available: 100_000, locked: 0 },
+      lien: { locked: 0, debited: 0 },
+    });
     expect(onAmountUpdate(w, undefined, 1).answer).toEqual({ action: "decline", code: "invalid-transaction" });
   });
 
   it("reversal gives back what was debited and what is still locked; a second one changes nothing", () => {
     const w = { ...wallet, available: 50_000 };
     const reversed = onReversal(w, { locked: 0, debited: 50_000 });
-    expect(reversed).toMatchObject({ answer: { action: "approve" }, wallet: { available: 100_000 }, lien: { locked: 0, debited: 0 } });
+    expect(reversed).toMatchObject({
+      answer: { action: "approve" },
+      wallet: { available: 100_000 },
+      lien: { locked: 0, debited: 0 },
+    });
     expect(onReversal(reversed.wallet, reversed.lien).wallet).toEqual(reversed.wallet);
-    expect(onReversal({ ...wallet, available: 60_000, locked: 40_000 }, { locked: 40_000, debited: 0 }).wallet).toMatchObject({ available: 100_000, locked: 0 });
+    expect(
+      onReversal({ ...wallet, available: 60_000, locked: 40_000 }, { locked: 40_000, debited: 0 }).wallet,
+    ).toMatchObject({ available: 100_000, locked: 0 });
     expect(onReversal(w, undefined).answer).toEqual({ action: "decline", code: "invalid-transaction" });
   });
 

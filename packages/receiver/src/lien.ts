@@ -1,4 +1,12 @@
-import { approve, approveCheck, decline, type ApproveAnswer, type AuthorizationAnswer, type CheckAnswer, type DeclineAnswer } from "./answers.js";
+import {
+  approve,
+  approveCheck,
+  decline,
+  type ApproveAnswer,
+  type AuthorizationAnswer,
+  type CheckAnswer,
+  type DeclineAnswer,
+} from "./answers.js";
 
 /**
  * The reference receiver's wallet rules (compatibility notes, last section), pure: a wallet has an available and a
@@ -50,7 +58,12 @@ export function onCheck(wallet: Wallet | undefined): CheckAnswer {
  * Capture (for an authorization id not seen before; the receiver declines repeats): lock amount + fees (+ the
  * receiver's own fee) and approve, or decline: unknown, inactive, insufficient funds, spending rules, in that order.
  */
-export function onCapture(wallet: Wallet | undefined, amount: number, fees: number, rules: CaptureRules = {}): CaptureOutcome {
+export function onCapture(
+  wallet: Wallet | undefined,
+  amount: number,
+  fees: number,
+  rules: CaptureRules = {},
+): CaptureOutcome {
   if (!wallet) return { answer: decline("account-not-found") };
   if (!wallet.active) return { answer: decline("account-inactive") };
   const total = amount + fees + (rules.ownFee ?? 0);
@@ -76,17 +89,34 @@ export function onCapture(wallet: Wallet | undefined, amount: number, fees: numb
 export function onClosed(wallet: Wallet, lien: Lien | undefined, status: string, total?: number): Outcome {
   if (!lien) return unchanged(decline("invalid-transaction"), wallet, { locked: 0, debited: 0 });
   const alreadyDebited = lien.locked === 0 && lien.debited > 0;
-  if (alreadyDebited && total !== undefined && (status === "approved" || status === "declined") && total !== lien.debited) {
+  if (
+    alreadyDebited &&
+    total !== undefined &&
+    (status === "approved" || status === "declined") &&
+    total !== lien.debited
+  ) {
     const change = total - lien.debited;
     if (change > wallet.available) return unchanged(decline("insufficient-funds"), wallet, lien);
-    return { answer: approve(), wallet: { ...wallet, available: wallet.available - change }, lien: { locked: 0, debited: total } };
+    return {
+      answer: approve(),
+      wallet: { ...wallet, available: wallet.available - change },
+      lien: { locked: 0, debited: total },
+    };
   }
   if (status === "approved") {
     if (alreadyDebited) return unchanged(decline("duplicate-transaction"), wallet, lien);
-    return { answer: approve(), wallet: { ...wallet, locked: wallet.locked - lien.locked }, lien: { locked: 0, debited: lien.debited + lien.locked } };
+    return {
+      answer: approve(),
+      wallet: { ...wallet, locked: wallet.locked - lien.locked },
+      lien: { locked: 0, debited: lien.debited + lien.locked },
+    };
   }
   if (status === "declined") {
-    return { answer: approve(), wallet: { ...wallet, locked: wallet.locked - lien.locked, available: wallet.available + lien.locked }, lien: { ...lien, locked: 0 } };
+    return {
+      answer: approve(),
+      wallet: { ...wallet, locked: wallet.locked - lien.locked, available: wallet.available + lien.locked },
+      lien: { ...lien, locked: 0 },
+    };
   }
   return unchanged(decline("invalid-transaction"), wallet, lien);
 }

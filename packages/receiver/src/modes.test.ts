@@ -51,7 +51,11 @@ describe("the envelope's mode", () => {
 
 describe("signing keys by mode", () => {
   const receiverFor = (seen: Array<CardholdEvent["mode"]>) =>
-    createReceiver({ signingKey: { test: TEST_KEY, live: [LIVE_KEY, "next-live-signing-key-0123"] }, store: memoryDeliveryStore(), handlers: recording(seen) });
+    createReceiver({
+      signingKey: { test: TEST_KEY, live: [LIVE_KEY, "next-live-signing-key-0123"] },
+      store: memoryDeliveryStore(),
+      handlers: recording(seen),
+    });
 
   it("accepts each mode's events under that mode's keys", async () => {
     const seen: Array<CardholdEvent["mode"]> = [];
@@ -70,8 +74,14 @@ describe("signing keys by mode", () => {
     const receiver = receiverFor(seen);
     const forged = closedEvent("live");
     const wrong = closedEvent("test");
-    expect(await receiver.handle(forged, sign(forged, TEST_KEY))).toEqual({ status: 400, body: { error: "Invalid Signature" } });
-    expect(await receiver.handle(wrong, sign(wrong, LIVE_KEY))).toEqual({ status: 400, body: { error: "Invalid Signature" } });
+    expect(await receiver.handle(forged, sign(forged, TEST_KEY))).toEqual({
+      status: 400,
+      body: { error: "Invalid Signature" },
+    });
+    expect(await receiver.handle(wrong, sign(wrong, LIVE_KEY))).toEqual({
+      status: 400,
+      body: { error: "Invalid Signature" },
+    });
     expect(seen).toEqual([]);
   });
 
@@ -88,7 +98,13 @@ describe("signing keys by mode", () => {
   it("refuses a malformed key option at once", () => {
     const handlers = recording([]);
     const store = memoryDeliveryStore();
-    for (const signingKey of [{}, { test: "" }, { live: [] }, { production: LIVE_KEY }, { test: TEST_KEY, staging: "x" }] as never[]) {
+    for (const signingKey of [
+      {},
+      { test: "" },
+      { live: [] },
+      { production: LIVE_KEY },
+      { test: TEST_KEY, staging: "x" },
+    ] as never[]) {
       expect(() => createReceiver({ signingKey, store, handlers }), JSON.stringify(signingKey)).toThrow(TypeError);
     }
     expect(() => createReceiver({ signingKey: { live: LIVE_KEY }, store, handlers })).not.toThrow();

@@ -87,13 +87,27 @@ describe("receiver over HTTP (express)", () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const post = async (body: string, signature = sign(body)) => {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "service-signature": signature }, body });
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "service-signature": signature },
+      body,
+    });
     return { status: res.status, body: await res.json() };
   };
   const capture = (id: string, amount: number, eventId: string) =>
     JSON.stringify({
       event: "card.authorization.request",
-      data: { id, object: "card.authorization", card: "c.1", type: "capture", status: "pending", amount, fees: 0, currency: "NGN", createdAt: "2023-03-14T18:22:51.000Z" },
+      data: {
+        id,
+        object: "card.authorization",
+        card: "c.1",
+        type: "capture",
+        status: "pending",
+        amount,
+        fees: 0,
+        currency: "NGN",
+        createdAt: "2023-03-14T18:22:51.000Z",
+      },
       metadata: { sentAt: "2023-03-14T18:22:51.000Z", event: eventId },
     });
 
@@ -106,19 +120,38 @@ describe("receiver over HTTP (express)", () => {
 
   it("answers captures, declines a repeated capture, and replays the first answer for a resent event", async () => {
     expect((await post(capture("c.auth.A", 500, "evt.1"))).body).toEqual({ action: "approve" });
-    expect((await post(capture("c.auth.B", 500_000, "evt.2"))).body).toEqual({ action: "decline", code: "insufficient-funds" });
-    expect((await post(capture("c.auth.A", 500, "evt.3"))).body).toEqual({ action: "decline", code: "duplicate-transaction" });
+    expect((await post(capture("c.auth.B", 500_000, "evt.2"))).body).toEqual({
+      action: "decline",
+      code: "insufficient-funds",
+    });
+    expect((await post(capture("c.auth.A", 500, "evt.3"))).body).toEqual({
+      action: "decline",
+      code: "duplicate-transaction",
+    });
     expect((await post(capture("c.auth.A", 500, "evt.1"))).body).toEqual({ action: "approve" });
   });
 
   it("declines a capture request that comes after its authorization was closed (its answer would have been too late)", async () => {
     const closedFirst = JSON.stringify({
       event: "card.authorization.closed",
-      data: { id: "c.auth.LATE", object: "card.authorization", card: "c.1", type: "capture", status: "declined", amount: 700, fees: 0, currency: "NGN", createdAt: "2023-03-14T18:22:51.000Z" },
+      data: {
+        id: "c.auth.LATE",
+        object: "card.authorization",
+        card: "c.1",
+        type: "capture",
+        status: "declined",
+        amount: 700,
+        fees: 0,
+        currency: "NGN",
+        createdAt: "2023-03-14T18:22:51.000Z",
+      },
       metadata: { sentAt: "2023-03-14T18:22:56.000Z", event: "evt.late.closed" },
     });
     await post(closedFirst);
-    expect((await post(capture("c.auth.LATE", 700, "evt.late.request"))).body).toEqual({ action: "decline", code: "duplicate-transaction" });
+    expect((await post(capture("c.auth.LATE", 700, "evt.late.request"))).body).toEqual({
+      action: "decline",
+      code: "duplicate-transaction",
+    });
     expect(applied).not.toContain("capture:c.auth.LATE");
   });
 
@@ -126,7 +159,9 @@ describe("receiver over HTTP (express)", () => {
     const closed = fixture("event-card.authorization.closed.json");
     expect((await post(closed)).body).toEqual({ action: "approve" });
     expect((await post(closed)).body).toEqual({ action: "approve" });
-    expect(applied.filter((a) => a.startsWith("closed:c.auth.2tX"))).toEqual(["closed:c.auth.2tXJoWXy2NZNFU9mY:approved"]);
+    expect(applied.filter((a) => a.startsWith("closed:c.auth.2tX"))).toEqual([
+      "closed:c.auth.2tXJoWXy2NZNFU9mY:approved",
+    ]);
     expect((await post(fixture("event-card.transaction.created.json"))).body).toEqual({ code: "success" });
   });
 });

@@ -31,7 +31,10 @@ export interface Handlers<Tx = undefined> {
   /** `card.authorization.request`, type `capture`, for an authorization id not seen before: lock funds or decline. */
   capture(authorization: Authorization, ctx: RequestContext<Tx>): Maybe<AuthorizationAnswer>;
   /** `card.authorization.closed`: `approved` → debit the locked funds, `declined` → release them. */
-  closed(authorization: Authorization, ctx: HandlerContext<EventOf<"card.authorization.closed">, Tx>): Maybe<AuthorizationAnswer>;
+  closed(
+    authorization: Authorization,
+    ctx: HandlerContext<EventOf<"card.authorization.closed">, Tx>,
+  ): Maybe<AuthorizationAnswer>;
   /** `card.authorization.update` with status `pending`: the amount changed; answered once, within 4 seconds. */
   amountUpdate(authorization: AmountUpdate, ctx: UpdateContext<Tx>): Maybe<AuthorizationAnswer>;
   /** `card.authorization.update` with status `reversed`: the network reversed the purchase; give the funds back. */
@@ -74,7 +77,11 @@ export interface Receiver {
 export const INVALID_SIGNATURE = { error: "Invalid Signature" } as const;
 export const INVALID_REQUEST = { error: "Invalid Request" } as const;
 
-async function dispatch<Tx>(event: CardholdEvent, handlers: Handlers<Tx>, session: DeliverySession<Tx>): Promise<unknown> {
+async function dispatch<Tx>(
+  event: CardholdEvent,
+  handlers: Handlers<Tx>,
+  session: DeliverySession<Tx>,
+): Promise<unknown> {
   const tx = session.tx;
   switch (event.event) {
     case "card.authorization.request":
@@ -89,7 +96,8 @@ async function dispatch<Tx>(event: CardholdEvent, handlers: Handlers<Tx>, sessio
       return validAnswer(await handlers.closed(event.data, { event, tx }));
     case "card.authorization.update": {
       const update = event.data;
-      if (update.status === "pending") return validAnswer(await handlers.amountUpdate({ ...update, status: "pending" }, { event, tx }));
+      if (update.status === "pending")
+        return validAnswer(await handlers.amountUpdate({ ...update, status: "pending" }, { event, tx }));
       return validAnswer(await handlers.reversal({ ...update, status: "reversed" }, { event, tx }));
     }
     case "card.transaction.created":
@@ -114,7 +122,8 @@ export function createReceiver<Tx>(opts: ReceiverOptions<Tx>): Receiver {
       try {
         event = parseEvent(JSON.parse(rawBody.toString()));
       } catch (error) {
-        if (error instanceof SyntaxError || error instanceof UnsupportedEvent) return { status: 400, body: INVALID_REQUEST };
+        if (error instanceof SyntaxError || error instanceof UnsupportedEvent)
+          return { status: 400, body: INVALID_REQUEST };
         throw error;
       }
       if (byMode) {
@@ -141,7 +150,8 @@ interface RingKey {
   mode?: EventMode;
 }
 
-const USAGE = "createReceiver needs signingKey: the webhook's signing key (a non-empty string, or several), or { test, live } with each mode's";
+const USAGE =
+  "createReceiver needs signingKey: the webhook's signing key (a non-empty string, or several), or { test, live } with each mode's";
 
 function keyList(keys: unknown, mode?: EventMode): RingKey[] {
   const list: unknown[] = Array.isArray(keys) ? [...(keys as unknown[])] : [keys];
@@ -151,7 +161,8 @@ function keyList(keys: unknown, mode?: EventMode): RingKey[] {
 
 /** Every key the receiver accepts, with its mode when given by mode; a wrong shape throws TypeError at once. */
 function keyring(option: unknown): { keys: RingKey[]; byMode: boolean } {
-  if (typeof option !== "object" || option === null || Array.isArray(option)) return { keys: keyList(option), byMode: false };
+  if (typeof option !== "object" || option === null || Array.isArray(option))
+    return { keys: keyList(option), byMode: false };
   const entries = Object.entries(option).filter(([, keys]) => keys !== undefined);
   if (entries.length === 0 || entries.some(([mode]) => mode !== "test" && mode !== "live")) throw new TypeError(USAGE);
   return { keys: entries.flatMap(([mode, keys]) => keyList(keys, mode as EventMode)), byMode: true };

@@ -113,7 +113,11 @@ export function apiKeyUseCases(db: Db, logger?: Logger) {
   };
 
   /** Issues a key inside the caller's transaction or on the pool; the secret is returned once. */
-  const issueKey = async (q: Queryable, businessId: string, input: { mode: Mode; name?: string; permissions?: Permission[] }) => {
+  const issueKey = async (
+    q: Queryable,
+    businessId: string,
+    input: { mode: Mode; name?: string; permissions?: Permission[] },
+  ) => {
     const key = generateApiKey(input.mode);
     const row = await insertApiKey(q, {
       id: newId("apiKey"),

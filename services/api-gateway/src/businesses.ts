@@ -56,7 +56,13 @@ export function businessUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, secre
       });
       relay.wake();
       return {
-        business: { id, object: "business", name: input.name, defaultWebhook: { url: input.webhookUrl }, createdAt: createdAt.toISOString() },
+        business: {
+          id,
+          object: "business",
+          name: input.name,
+          defaultWebhook: { url: input.webhookUrl },
+          createdAt: createdAt.toISOString(),
+        },
         testKey,
       };
     },

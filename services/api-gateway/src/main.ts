@@ -11,7 +11,9 @@ await runServiceProcess({
     /** Guards /admin; admin endpoints are off when unset. */
     OPERATOR_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     /** Seals the signing key a new business is announced with; the same value as the webhook-registry's. */
-    SECRETS_KEY: z.string().regex(DATA_KEY_PATTERN, "must be 64 hexadecimal characters (32 bytes): openssl rand -hex 32"),
+    SECRETS_KEY: z
+      .string()
+      .regex(DATA_KEY_PATTERN, "must be 64 hexadecimal characters (32 bytes): openssl rand -hex 32"),
     CUSTOMER_SERVICE_URL: url.default("http://127.0.0.1:8081"),
     WEBHOOK_REGISTRY_URL: url.default("http://127.0.0.1:8082"),
     EVENT_DISPATCHER_URL: url.default("http://127.0.0.1:8083"),

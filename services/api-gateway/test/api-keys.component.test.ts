@@ -22,7 +22,10 @@ const call = (method: string, path: string, opts: GatewayCall & { gateway?: stri
   callGateway(opts.gateway ?? gatewayA, method, path, opts);
 
 async function newBusiness(name: string) {
-  const res = await call("POST", "/admin/businesses", { headers: operator, body: { name, webhookUrl: "http://127.0.0.1:4000/hook" } });
+  const res = await call("POST", "/admin/businesses", {
+    headers: operator,
+    body: { name, webhookUrl: "http://127.0.0.1:4000/hook" },
+  });
   expect(res.status).toBe(201);
   return res.body.data as { business: { id: string }; testKey: string };
 }
@@ -76,7 +79,14 @@ describe("the admin key API", () => {
   it("creates a key with its secret shown once; the list shows lastUsedAt once used and never the secret or hash", async () => {
     const { business, testKey } = await newBusiness("List");
     const created = await createKey(business.id, { mode: "test", name: "backend" });
-    expect(created).toMatchObject({ object: "apiKey", mode: "test", name: "backend", permissions: null, lastUsedAt: null, revokedAt: null });
+    expect(created).toMatchObject({
+      object: "apiKey",
+      mode: "test",
+      name: "backend",
+      permissions: null,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     expect(created.key).toMatch(/^sk\.test\./);
     expect((await createKey(business.id, { mode: "live" })).key).toMatch(/^sk\.live\./);
 
@@ -97,7 +107,17 @@ describe("the admin key API", () => {
     expect(text).not.toContain(testKey);
     expect(text).not.toMatch(/hash/i);
     for (const key of listed) {
-      expect(Object.keys(key).sort()).toEqual(["createdAt", "id", "last4", "lastUsedAt", "mode", "name", "object", "permissions", "revokedAt"]);
+      expect(Object.keys(key).sort()).toEqual([
+        "createdAt",
+        "id",
+        "last4",
+        "lastUsedAt",
+        "mode",
+        "name",
+        "object",
+        "permissions",
+        "revokedAt",
+      ]);
     }
   });
 
@@ -105,7 +125,10 @@ describe("the admin key API", () => {
     const { business } = await newBusiness("Input");
     const path = `/admin/businesses/${business.id}/keys`;
     expect((await call("GET", path)).status).toBe(401);
-    expect((await call("POST", path, { headers: { "x-operator-token": "wrong-token-wrong-token" }, body: { mode: "test" } })).status).toBe(401);
+    expect(
+      (await call("POST", path, { headers: { "x-operator-token": "wrong-token-wrong-token" }, body: { mode: "test" } }))
+        .status,
+    ).toBe(401);
     expect((await call("DELETE", `${path}/key.x`)).status).toBe(401);
     const cases: Array<[unknown, string[]]> = [
       [{}, ["mode"]],
@@ -122,7 +145,10 @@ describe("the admin key API", () => {
       const res = await call("POST", path, { headers: operator, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe("invalid-request");
-      expect(res.body.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toEqual(paths);
+      expect(
+        res.body.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).toEqual(paths);
     }
     expect((await listKeys(business.id)).body.data).toHaveLength(1);
   });
@@ -136,9 +162,13 @@ describe("the admin key API", () => {
     expect(res.body).toMatchObject({ statusCode: 404, code: "not-found" });
     expect((await call("GET", "/customers", { key })).status).toBe(200); // untouched
     expect((await listKeys(b.business.id)).body.data.find((k: { id: string }) => k.id === id).revokedAt).toBeNull();
-    expect((await call("DELETE", `/admin/businesses/${a.business.id}/keys/key.unknown`, { headers: operator })).status).toBe(404);
+    expect(
+      (await call("DELETE", `/admin/businesses/${a.business.id}/keys/key.unknown`, { headers: operator })).status,
+    ).toBe(404);
     expect((await listKeys("bus.unknown")).status).toBe(404);
-    expect((await call("POST", "/admin/businesses/bus.unknown/keys", { headers: operator, body: { mode: "test" } })).status).toBe(404);
+    expect(
+      (await call("POST", "/admin/businesses/bus.unknown/keys", { headers: operator, body: { mode: "test" } })).status,
+    ).toBe(404);
     expect((await call("DELETE", `/admin/businesses/bus.unknown/keys/${id}`, { headers: operator })).status).toBe(404);
   });
 });
@@ -152,13 +182,19 @@ describe("revocation", () => {
     expect((await call("GET", "/customers", { key, gateway: gatewayB })).status).toBe(200);
 
     const started = Date.now();
-    const revoked = await call("DELETE", `/admin/businesses/${business.id}/keys/${id}`, { headers: operator, gateway: gatewayA });
+    const revoked = await call("DELETE", `/admin/businesses/${business.id}/keys/${id}`, {
+      headers: operator,
+      gateway: gatewayA,
+    });
     expect(revoked.status).toBe(200);
     expect(revoked.body.data).toMatchObject({ id, revokedAt: expect.any(String) });
     expect((await call("GET", "/customers", { key, gateway: gatewayA })).status).toBe(401);
     expect(await msUntilRefused(key, gatewayB, started)).toBeLessThan(1_500);
 
-    const again = await call("DELETE", `/admin/businesses/${business.id}/keys/${id}`, { headers: operator, gateway: gatewayB });
+    const again = await call("DELETE", `/admin/businesses/${business.id}/keys/${id}`, {
+      headers: operator,
+      gateway: gatewayB,
+    });
     expect(again.status).toBe(200);
     expect(again.body.data.revokedAt).toBe(revoked.body.data.revokedAt);
     const listed = (await listKeys(business.id)).body.data.find((k: { id: string }) => k.id === id);
@@ -170,13 +206,16 @@ describe("revocation", () => {
     const revokedKey = await createKey(business.id, { mode: "test" });
     const deletedKey = await createKey(business.id, { mode: "test" });
     for (const { key } of [revokedKey, deletedKey]) {
-      for (const gateway of [gatewayA, gatewayB]) expect((await call("GET", "/customers", { key, gateway })).status).toBe(200);
+      for (const gateway of [gatewayA, gatewayB])
+        expect((await call("GET", "/customers", { key, gateway })).status).toBe(200);
     }
     const started = Date.now();
     await h.pg.db.query("UPDATE gateway.api_keys SET revoked_at = now() WHERE id = $1", [revokedKey.id]);
     await h.pg.db.query("DELETE FROM gateway.api_keys WHERE id = $1", [deletedKey.id]);
     const times = await Promise.all(
-      [revokedKey, deletedKey].flatMap(({ key }) => [gatewayA, gatewayB].map((gateway) => msUntilRefused(key, gateway, started))),
+      [revokedKey, deletedKey].flatMap(({ key }) =>
+        [gatewayA, gatewayB].map((gateway) => msUntilRefused(key, gateway, started)),
+      ),
     );
     for (const ms of times) expect(ms).toBeLessThan(1_500);
   });
@@ -211,20 +250,33 @@ describe("restricted keys", () => {
   const reached = (url: string, method = "GET") => h.forwarded.some((f) => f.url === url && f.method === method);
 
   it("a read-only key reads everywhere but gets 403 naming the permission on writes and on card secrets", async () => {
-    const { key, permissions } = await createKey(businessId, { mode: "test", name: "dashboard", permissions: ["read"] });
+    const { key, permissions } = await createKey(businessId, {
+      mode: "test",
+      name: "dashboard",
+      permissions: ["read"],
+    });
     expect(permissions).toEqual(["read"]);
     expect((await call("GET", "/customers?limit=1", { key })).status).toBe(200);
     expect((await call("GET", "/cards/c.read-only", { key })).status).toBe(200);
     expect((await call("GET", "/logs", { key })).status).toBe(200);
 
     for (const method of ["POST", "PATCH", "DELETE"]) {
-      const res = await call(method, "/customers/cus.read-only", { key, body: method === "DELETE" ? undefined : { name: "x" } });
+      const res = await call(method, "/customers/cus.read-only", {
+        key,
+        body: method === "DELETE" ? undefined : { name: "x" },
+      });
       expect(res.status, method).toBe(403);
       expect(res.body).toMatchObject({ statusCode: 403, code: "forbidden" });
       expect(res.body.message).toContain("'write' permission");
       expect(reached("/customers/cus.read-only", method)).toBe(false);
     }
-    for (const path of ["/cards/c.ro/secrets", "/cards/c.ro/secrets/", "/cards/c.ro/SECRETS", "/cards/c.ro/%73ecrets", "/cards/c.ro/secrets?x=1"]) {
+    for (const path of [
+      "/cards/c.ro/secrets",
+      "/cards/c.ro/secrets/",
+      "/cards/c.ro/SECRETS",
+      "/cards/c.ro/%73ecrets",
+      "/cards/c.ro/secrets?x=1",
+    ]) {
       const res = await call("GET", path, { key });
       expect(res.status, path).toBe(403);
       expect(res.body.message).toContain("'card-secrets' permission");
@@ -257,7 +309,9 @@ describe("restricted keys", () => {
     expect((await call("GET", "/cards/c.rw/secrets", { key })).status).toBe(403);
 
     // A key as made before restricted keys existed: permissions NULL.
-    const legacy = (await listKeys(businessId)).body.data.find((k: { permissions: unknown; name: unknown }) => k.name === null && k.permissions === null);
+    const legacy = (await listKeys(businessId)).body.data.find(
+      (k: { permissions: unknown; name: unknown }) => k.name === null && k.permissions === null,
+    );
     expect(legacy).toBeDefined();
     const fresh = await createKey(businessId, { mode: "test" });
     for (const k of [fullKey, fresh.key]) {

@@ -48,14 +48,20 @@ async function search(query: string, result: RegExp) {
 
 // CI installs Chromium, so there a missing browser fails the run; on a laptop the suite is skipped.
 const skip = MISSING && !process.env.CI;
-const title = skip ? `docs page (skipped: no Chromium at ${CHROMIUM}; apt-get install chromium, or set CHROMIUM_PATH)` : "docs page";
+const title = skip
+  ? `docs page (skipped: no Chromium at ${CHROMIUM}; apt-get install chromium, or set CHROMIUM_PATH)`
+  : "docs page";
 
 describe.skipIf(skip)(title, () => {
   beforeAll(async () => {
-    if (MISSING) throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
+    if (MISSING)
+      throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
     platform = await startAllInOne({ port: 0, logLevel: "silent" });
     doc = (await (await fetch(`${platform.url}/openapi.json`)).json()) as Json;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-background-networking"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-background-networking"],
+    });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(10_000);
     page.on("console", (message) => void (message.type() === "error" && consoleErrors.push(message.text())));
@@ -76,7 +82,11 @@ describe.skipIf(skip)(title, () => {
     expect(tags).toEqual(expect.arrayContaining(["Customers", "Cards"]));
     const sidebar = page.getByRole("navigation");
     // .first(): a tag named Webhooks sits beside Scalar's own Webhooks group.
-    for (const tag of tags) await sidebar.getByRole("button", { name: new RegExp(`^${escapeRegExp(tag)} (Open|Close) Group$`) }).first().waitFor();
+    for (const tag of tags)
+      await sidebar
+        .getByRole("button", { name: new RegExp(`^${escapeRegExp(tag)} (Open|Close) Group$`) })
+        .first()
+        .waitFor();
   });
 
   it("finds an operation with its search", async () => {
@@ -94,7 +104,10 @@ describe.skipIf(skip)(title, () => {
     await (await search(title, new RegExp(`^Webhook: ${escapeRegExp(title)} ,`))).click();
     const section = page.getByRole("region", { name: title, exact: true });
     await section.getByRole("group", { name: "Request Body" }).waitFor();
-    const example = await section.getByRole("group", { name: `Request Example for ${method}${WEBHOOK}` }).locator("code").textContent();
+    const example = await section
+      .getByRole("group", { name: `Request Example for ${method}${WEBHOOK}` })
+      .locator("code")
+      .textContent();
     for (const field of fields) expect(example).toContain(`"${field}"`);
   });
 
@@ -109,7 +122,9 @@ describe.skipIf(skip)(title, () => {
   });
 
   it("logged no error and asked no host but this one", () => {
-    const foreign = requested.filter((url) => /^(https?|wss?):$/.test(new URL(url).protocol) && !LOCAL_HOSTS.has(new URL(url).hostname));
+    const foreign = requested.filter(
+      (url) => /^(https?|wss?):$/.test(new URL(url).protocol) && !LOCAL_HOSTS.has(new URL(url).hostname),
+    );
     expect(foreign).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });

@@ -10,7 +10,7 @@ describe("CSV fields", () => {
     ["a,b", '"a,b"'],
     ['say "hi"', '"say ""hi"""'],
     ["two\nlines", '"two\nlines"'],
-    ["=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""],
+    ['=HYPERLINK("x")', '"\'=HYPERLINK(""x"")"'],
     ["@cmd", "'@cmd"],
   ])("%j → %s", (value, expected) => {
     expect(csvField(value)).toBe(expected);

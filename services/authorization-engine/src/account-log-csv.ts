@@ -3,7 +3,18 @@ import type { Scope } from "@cardhold/query";
 import { toLogRecord } from "./records";
 import { entriesPage } from "./store/ledger.store";
 
-const COLUMNS = ["id", "createdAt", "type", "kind", "amount", "balanceAfter", "currency", "reference", "description", "movement"] as const;
+const COLUMNS = [
+  "id",
+  "createdAt",
+  "type",
+  "kind",
+  "amount",
+  "balanceAfter",
+  "currency",
+  "reference",
+  "description",
+  "movement",
+] as const;
 const PAGE = 1_000;
 
 /** A CSV field: quoted when it holds a comma, quote or line break; a leading =, +, - or @ is defused for spreadsheets. */

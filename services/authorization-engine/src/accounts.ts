@@ -4,7 +4,13 @@ import { conflict, findProjectedCustomers, notFound, stateConflict, validate } f
 import type { Scope } from "@cardhold/query";
 import { toAccountRecord, toBalanceRecord } from "./records";
 import {
-  findAccount, findAccountByNumber, insertAccount, SCHEMA, settlementAccount, systemAccount, type AccountRow,
+  findAccount,
+  findAccountByNumber,
+  insertAccount,
+  SCHEMA,
+  settlementAccount,
+  systemAccount,
+  type AccountRow,
 } from "./store/accounts.store";
 import { openLedger } from "./store/ledger.store";
 
@@ -12,11 +18,19 @@ import { openLedger } from "./store/ledger.store";
 export const PROJECTION_WAIT_MS = 3_000;
 
 /** Runs a write; a reference the business already used becomes a 409. */
-export async function uniqueReference<T>(what: string, reference: string | undefined, write: () => Promise<T>): Promise<T> {
+export async function uniqueReference<T>(
+  what: string,
+  reference: string | undefined,
+  write: () => Promise<T>,
+): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (pgErrorCode(error) === PG_UNIQUE_VIOLATION && reference !== undefined && /reference/.test(String((error as Error).message))) {
+    if (
+      pgErrorCode(error) === PG_UNIQUE_VIOLATION &&
+      reference !== undefined &&
+      /reference/.test(String((error as Error).message))
+    ) {
       throw conflict(`A ${what} with reference "${reference}" already exists`);
     }
     throw error;
@@ -31,11 +45,18 @@ export async function requireCustomer(db: Db, scope: Scope, id: string) {
 }
 
 /** An account of this business that can hold money in `currency` (not virtual): for settlement and debit sources. */
-export async function requireMoneyAccount(db: Queryable, scope: Scope, id: string, currency: string, field: string): Promise<AccountRow> {
+export async function requireMoneyAccount(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  currency: string,
+  field: string,
+): Promise<AccountRow> {
   const account = await findAccount(db, scope, id);
   if (!account) throw notFound("Account", id);
   if (account.role === "virtual") throw stateConflict(`${field}: account ${id} is virtual and holds no money`);
-  if (account.currency !== currency) throw stateConflict(`${field}: account ${id} is in ${account.currency}, not ${currency}`);
+  if (account.currency !== currency)
+    throw stateConflict(`${field}: account ${id} is in ${account.currency}, not ${currency}`);
   return account;
 }
 
@@ -44,11 +65,13 @@ export async function createAccount(db: Db, scope: Scope, body: unknown) {
   if (request.customer) await requireCustomer(db, scope, request.customer);
   const row = await uniqueReference("account", request.reference, () =>
     db.tx(async (tx) => {
-      const settlement = request.type === "virtual"
-        ? request.settlementAccount
-          ? (await requireMoneyAccount(tx, scope, request.settlementAccount, request.currency, "settlementAccount")).id
-          : await settlementAccount(tx, scope, request.currency)
-        : null;
+      const settlement =
+        request.type === "virtual"
+          ? request.settlementAccount
+            ? (await requireMoneyAccount(tx, scope, request.settlementAccount, request.currency, "settlementAccount"))
+                .id
+            : await settlementAccount(tx, scope, request.currency)
+          : null;
       return (await insertAccount(tx, scope, {
         role: request.type === "virtual" ? "virtual" : "customer",
         type: request.type,
@@ -88,13 +111,18 @@ export async function simulatePayIn(db: Db, scope: Scope, body: unknown) {
       const external = await systemAccount(tx, scope, "external", target.currency);
       const ledger = await openLedger(tx, scope, { funded: [creditedId], system: [external] });
       const movementId = await ledger.move({
-        kind: "pay-in", reference: request.reference ?? request.accountNumber, description: `${request.method} to ${request.accountNumber}`,
-        from: external, to: creditedId, amount: request.amount,
+        kind: "pay-in",
+        reference: request.reference ?? request.accountNumber,
+        description: `${request.method} to ${request.accountNumber}`,
+        from: external,
+        to: creditedId,
+        amount: request.amount,
       });
       if (request.reference) {
-        await tx.query("INSERT INTO engine.pay_ins (business_id, mode, reference, movement_id) VALUES ($1, $2, $3, $4)", [
-          scope.businessId, scope.mode, request.reference, movementId,
-        ]);
+        await tx.query(
+          "INSERT INTO engine.pay_ins (business_id, mode, reference, movement_id) VALUES ($1, $2, $3, $4)",
+          [scope.businessId, scope.mode, request.reference, movementId],
+        );
       }
     });
   } catch (error) {
@@ -106,8 +134,9 @@ export async function simulatePayIn(db: Db, scope: Scope, body: unknown) {
 }
 
 async function alreadyPaidIn(tx: Queryable, scope: Scope, reference: string): Promise<boolean> {
-  const { rowCount } = await tx.query("SELECT 1 FROM engine.pay_ins WHERE business_id = $1 AND mode = $2 AND reference = $3", [
-    scope.businessId, scope.mode, reference,
-  ]);
+  const { rowCount } = await tx.query(
+    "SELECT 1 FROM engine.pay_ins WHERE business_id = $1 AND mode = $2 AND reference = $3",
+    [scope.businessId, scope.mode, reference],
+  );
   return (rowCount ?? 0) > 0;
 }

@@ -1,5 +1,12 @@
 import { randomInt } from "node:crypto";
-import { activateCardSchema, cardRequestSchema, cardUpdateSchema, fundCardSchema, resetPinSchema, type CardRequest } from "@cardhold/contracts";
+import {
+  activateCardSchema,
+  cardRequestSchema,
+  cardUpdateSchema,
+  fundCardSchema,
+  resetPinSchema,
+  type CardRequest,
+} from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
 import { AppError, badRequest, newId, notFound, stateConflict, validate } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
@@ -27,7 +34,14 @@ const insufficientFunds = (error: LedgerError) => new AppError(422, "insufficien
 async function moveFunding(tx: Queryable, scope: Scope, from: string, to: string, amount: number, cardId: string) {
   const ledger = await openLedger(tx, scope, { funded: [from, to] });
   try {
-    await ledger.move({ kind: "card-funding", reference: cardId, description: `funding card ${cardId}`, from, to, amount });
+    await ledger.move({
+      kind: "card-funding",
+      reference: cardId,
+      description: `funding card ${cardId}`,
+      from,
+      to,
+      amount,
+    });
   } catch (error) {
     if (error instanceof LedgerError && error.code === "insufficient-funds") throw insufficientFunds(error);
     throw error;
@@ -37,17 +51,38 @@ async function moveFunding(tx: Queryable, scope: Scope, from: string, to: string
 function checkFundingRequest(program: ProgramRow, r: CardRequest): void {
   const cardAccount = program.funding_source_type === "card-account";
   if (!cardAccount && (r.amount !== undefined || r.fundingSource !== undefined)) {
-    throw stateConflict(`program ${program.id} spends from its settlement account: a card of it takes no amount or fundingSource`);
+    throw stateConflict(
+      `program ${program.id} spends from its settlement account: a card of it takes no amount or fundingSource`,
+    );
   }
-  if (r.amount !== undefined && !r.debitSource) throw badRequest("Invalid request body: debitSource", [{ path: "debitSource", message: "is required with amount" }]);
-  if (r.debitCurrency && r.debitCurrency !== program.currency) throw stateConflict(`debitCurrency ${r.debitCurrency}: cards of program ${program.id} are in ${program.currency} and no conversion is offered`);
+  if (r.amount !== undefined && !r.debitSource)
+    throw badRequest("Invalid request body: debitSource", [
+      { path: "debitSource", message: "is required with amount" },
+    ]);
+  if (r.debitCurrency && r.debitCurrency !== program.currency)
+    throw stateConflict(
+      `debitCurrency ${r.debitCurrency}: cards of program ${program.id} are in ${program.currency} and no conversion is offered`,
+    );
 }
 
 /** The account a new card spends from: the program's settlement account, a given account, or a new card account. */
-async function fundingAccountFor(tx: Queryable, scope: Scope, program: ProgramRow, r: CardRequest, cardId: string): Promise<AccountRow> {
-  if (program.funding_source_type === "settlement-account") return (await findAccount(tx, scope, program.settlement_account_id))!;
+async function fundingAccountFor(
+  tx: Queryable,
+  scope: Scope,
+  program: ProgramRow,
+  r: CardRequest,
+  cardId: string,
+): Promise<AccountRow> {
+  if (program.funding_source_type === "settlement-account")
+    return (await findAccount(tx, scope, program.settlement_account_id))!;
   if (r.fundingSource) return requireMoneyAccount(tx, scope, r.fundingSource, program.currency, "fundingSource");
-  return (await insertAccount(tx, scope, { role: "card", type: "sub", name: `Card account ${cardId}`, currency: program.currency, customer_id: r.customer }))!;
+  return (await insertAccount(tx, scope, {
+    role: "card",
+    type: "sub",
+    name: `Card account ${cardId}`,
+    currency: program.currency,
+    customer_id: r.customer,
+  }))!;
 }
 
 /** Issues a card: inactive, with a Luhn-valid PAN and a CVV stored sealed; optionally funded from `debitSource`. */
@@ -58,16 +93,28 @@ export async function createCard(ctx: CardContext, scope: Scope, body: unknown) 
     ctx.db.tx(async (tx) => {
       const program = await findProgram(tx, scope, r.program);
       if (!program) throw notFound("Card program", r.program);
-      if (program.status !== "live") throw stateConflict(`Card program ${program.id} is not live yet: cards can be issued once it is`);
+      if (program.status !== "live")
+        throw stateConflict(`Card program ${program.id} is not live yet: cards can be issued once it is`);
       checkFundingRequest(program, r);
       const id = newId("card");
       const account = await fundingAccountFor(tx, scope, program, r, id);
       const pan = generatePan(program.network, random);
       const card = await insertCard(tx, scope, {
-        id, program_id: program.id, customer_id: r.customer, reference: r.reference, type: program.type, network: program.network,
-        currency: program.currency, funding_account_id: account.id, card_holder_name: r.cardHolderName ?? customer.name.slice(0, 26),
-        last4: pan.slice(-4), expiry: expiryFor(new Date()), pan_encrypted: ctx.vault.seal(pan), cvv_encrypted: ctx.vault.seal(generateCvv(random)),
-        controls: r.controls ?? {}, metadata: r.metadata ?? {},
+        id,
+        program_id: program.id,
+        customer_id: r.customer,
+        reference: r.reference,
+        type: program.type,
+        network: program.network,
+        currency: program.currency,
+        funding_account_id: account.id,
+        card_holder_name: r.cardHolderName ?? customer.name.slice(0, 26),
+        last4: pan.slice(-4),
+        expiry: expiryFor(new Date()),
+        pan_encrypted: ctx.vault.seal(pan),
+        cvv_encrypted: ctx.vault.seal(generateCvv(random)),
+        controls: r.controls ?? {},
+        metadata: r.metadata ?? {},
       });
       if (r.amount !== undefined) {
         await requireMoneyAccount(tx, scope, r.debitSource!, program.currency, "debitSource");
@@ -96,7 +143,13 @@ function statusAfter(card: CardRow, action: CardAction) {
 }
 
 /** Applies a lifecycle action to a card, locked. */
-async function changeCard(db: Db, scope: Scope, id: string, action: CardAction, change: (card: CardRow) => CardChange | Promise<CardChange>) {
+async function changeCard(
+  db: Db,
+  scope: Scope,
+  id: string,
+  action: CardAction,
+  change: (card: CardRow) => CardChange | Promise<CardChange>,
+) {
   const row = await db.tx(async (tx) => {
     const card = await findCard(tx, scope, id, true);
     if (!card) throw notFound("Card", id);
@@ -122,7 +175,8 @@ export function updateCardSettings(db: Db, scope: Scope, id: string, body: unkno
 export function activateCard(ctx: CardContext, scope: Scope, id: string, body: unknown) {
   const { cvv, pin } = validate(activateCardSchema, body);
   return changeCard(ctx.db, scope, id, "activate", (card) => {
-    if (ctx.vault.open(card.cvv_encrypted) !== cvv) throw badRequest("Invalid request body: cvv", [{ path: "cvv", message: "does not match the card's CVV" }]);
+    if (ctx.vault.open(card.cvv_encrypted) !== cvv)
+      throw badRequest("Invalid request body: cvv", [{ path: "cvv", message: "does not match the card's CVV" }]);
     return { pin_hash: ctx.vault.hashPin(pin) };
   });
 }
@@ -137,8 +191,12 @@ export async function fundCard(db: Db, scope: Scope, id: string, body: unknown) 
   const request = validate(fundCardSchema, body);
   const card = await getCard(db, scope, id);
   const program = (await findProgram(db, scope, card.program_id))!;
-  if (program.funding_source_type !== "card-account") throw stateConflict(`Card ${id} spends from its program's settlement account and is not funded on its own`);
-  if (request.debitCurrency && request.debitCurrency !== card.currency) throw stateConflict(`debitCurrency ${request.debitCurrency}: card ${id} is in ${card.currency} and no conversion is offered`);
+  if (program.funding_source_type !== "card-account")
+    throw stateConflict(`Card ${id} spends from its program's settlement account and is not funded on its own`);
+  if (request.debitCurrency && request.debitCurrency !== card.currency)
+    throw stateConflict(
+      `debitCurrency ${request.debitCurrency}: card ${id} is in ${card.currency} and no conversion is offered`,
+    );
   await db.tx(async (tx) => {
     statusAfter((await findCard(tx, scope, id, true))!, "fund");
     await requireMoneyAccount(tx, scope, request.debitSource, card.currency, "debitSource");

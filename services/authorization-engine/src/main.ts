@@ -6,7 +6,9 @@ await runServiceProcess({
   name: NAME,
   defaultPort: 8084,
   configShape: {
-    CARD_DATA_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hexadecimal characters (32 bytes): openssl rand -hex 32"),
+    CARD_DATA_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hexadecimal characters (32 bytes): openssl rand -hex 32"),
     DECISION_SWEEPER_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(50),
     AUTHORIZATION_MAX_QUEUED_MS: z.coerce.number().int().min(1).max(60_000).default(2_000),
     AUTHORIZATION_MAX_IN_PROGRESS: z.coerce.number().int().min(1).max(10_000).default(128),

@@ -5,7 +5,13 @@ import type { Scope } from "@cardhold/query";
 import { requireMoneyAccount } from "./accounts";
 import { toProgramRecord } from "./records";
 import { settlementAccount } from "./store/accounts.store";
-import { findProgram, insertProgram, setProgramLive, updateNewProgram, type ProgramFields } from "./store/programs.store";
+import {
+  findProgram,
+  insertProgram,
+  setProgramLive,
+  updateNewProgram,
+  type ProgramFields,
+} from "./store/programs.store";
 
 const WEBHOOK_WAIT_MS = 3_000;
 
@@ -13,7 +19,10 @@ const WEBHOOK_WAIT_MS = 3_000;
 async function requireWebhook(db: Db, scope: Scope, id: string): Promise<void> {
   const deadline = Date.now() + WEBHOOK_WAIT_MS;
   for (;;) {
-    const { rowCount } = await db.query("SELECT 1 FROM engine.webhooks WHERE id = $1 AND business_id = $2 AND mode = $3", [id, scope.businessId, scope.mode]);
+    const { rowCount } = await db.query(
+      "SELECT 1 FROM engine.webhooks WHERE id = $1 AND business_id = $2 AND mode = $3",
+      [id, scope.businessId, scope.mode],
+    );
     if (rowCount) return;
     // Only a webhook made moments ago can still be on its way here on webhooks.v1.
     if (Date.now() >= deadline || !mayStillArrive(id, 10_000)) throw notFound("Webhook", id);
@@ -54,7 +63,13 @@ async function validated(db: Db, scope: Scope, body: unknown): Promise<ProgramRe
 export async function createProgram(db: Db, scope: Scope, body: unknown) {
   const request = await validated(db, scope, body);
   const row = await db.tx(async (tx) =>
-    insertProgram(tx, scope, newId("cardProgram"), request.type === "virtual" ? "live" : "new", await programFields(tx, scope, request)),
+    insertProgram(
+      tx,
+      scope,
+      newId("cardProgram"),
+      request.type === "virtual" ? "live" : "new",
+      await programFields(tx, scope, request),
+    ),
   );
   return toProgramRecord(row);
 }
@@ -65,7 +80,10 @@ export async function updateProgram(db: Db, scope: Scope, id: string, body: unkn
   const row = await db.tx(async (tx) => {
     const current = await findProgram(tx, scope, id);
     if (!current) throw notFound("Card program", id);
-    const updated = current.status === "new" ? await updateNewProgram(tx, scope, id, await programFields(tx, scope, request)) : undefined;
+    const updated =
+      current.status === "new"
+        ? await updateNewProgram(tx, scope, id, await programFields(tx, scope, request))
+        : undefined;
     if (!updated) throw stateConflict(`Card program ${id} is live and can no longer be changed`);
     return updated;
   });

@@ -8,7 +8,8 @@ import type { TransactionRow } from "./store/transactions.store";
 type Json = Record<string, unknown>;
 
 /** Leaves out the keys whose value is null or undefined, as the original interface omits absent fields. */
-const present = (record: Json): Json => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined));
+const present = (record: Json): Json =>
+  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined));
 
 export function toAccountRecord(row: AccountRow): Json {
   return present({
@@ -30,7 +31,14 @@ export function toAccountRecord(row: AccountRow): Json {
 }
 
 export function toBalanceRecord(row: AccountRow): Json {
-  return { object: "balance", account: row.id, currency: row.currency, available: row.posted - row.held, ledger: row.posted, held: row.held };
+  return {
+    object: "balance",
+    account: row.id,
+    currency: row.currency,
+    available: row.posted - row.held,
+    ledger: row.posted,
+    held: row.held,
+  };
 }
 
 export function toProgramRecord(row: ProgramRow): Json {

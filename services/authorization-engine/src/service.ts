@@ -3,7 +3,16 @@ import type { NextFunction, Request, Response } from "express";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Db } from "@cardhold/db";
 import {
-  AppError, customerProjection, prepareSchema, registerMessagingGauges, scrapedGauge, scrapeRead, serviceApp, type Service, type ServiceDeps, migrationsOf,
+  AppError,
+  customerProjection,
+  prepareSchema,
+  registerMessagingGauges,
+  scrapedGauge,
+  scrapeRead,
+  serviceApp,
+  type Service,
+  type ServiceDeps,
+  migrationsOf,
 } from "@cardhold/platform";
 import { LedgerError } from "./domain/ledger";
 import { createAdmission, type Admission, type AdmissionOptions } from "./authorizations/admission";
@@ -51,12 +60,20 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   const sweeperGraceMs = opts.sweeperGraceMs ?? 50;
   const lateness = createDecisionLateness(deps.metrics.registry);
   const applyDefault = async (id: string) => {
-    const decided = await deps.db.tx((tx) => applyOverdueDefault(tx, id, { now: Date.now(), overdueByMs: sweeperGraceMs }));
+    const decided = await deps.db.tx((tx) =>
+      applyOverdueDefault(tx, id, { now: Date.now(), overdueByMs: sweeperGraceMs }),
+    );
     if (decided) lateness.applied("waiting-request", decided.dueAt);
     return decided?.row;
   };
   const waiters = createDecisionWaiters(deps.db, { graceMs: sweeperGraceMs, applyDefault });
-  const sweeper = createDeadlineSweeper({ db: deps.db, logger: deps.logger, waiters, lateness, graceMs: sweeperGraceMs });
+  const sweeper = createDeadlineSweeper({
+    db: deps.db,
+    logger: deps.logger,
+    waiters,
+    lateness,
+    graceMs: sweeperGraceMs,
+  });
   const shed = new Counter({
     name: "authorizations_shed_total",
     help: "New authorization requests refused at once (503 platform-overloaded) because the engine was saturated",
@@ -110,10 +127,29 @@ function ledgerRefusals(err: unknown, _req: Request, _res: Response, next: NextF
  */
 function registerLoadGauges(registry: Registry, db: Db, admission: Admission, waiters: DecisionWaiters) {
   const gauge = (name: string, help: string, read: () => number) =>
-    new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
-  gauge("authorizations_in_progress", "New authorizations admitted and not yet decided (admission places taken)", () => admission.state().inProgress);
-  gauge("authorizations_waiting_for_place", "New authorization requests waiting for an admission place", () => admission.state().waiting);
-  gauge("authorizations_awaiting_decision", "Requests in this engine process waiting for their authorization's decision", () => waiters.waitingCount());
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  gauge(
+    "authorizations_in_progress",
+    "New authorizations admitted and not yet decided (admission places taken)",
+    () => admission.state().inProgress,
+  );
+  gauge(
+    "authorizations_waiting_for_place",
+    "New authorization requests waiting for an admission place",
+    () => admission.state().waiting,
+  );
+  gauge(
+    "authorizations_awaiting_decision",
+    "Requests in this engine process waiting for their authorization's decision",
+    () => waiters.waitingCount(),
+  );
   const awaiting = scrapeRead(() => awaitingAnswers(db));
   const awaitingHelp = "Authorizations (of every engine process) awaiting their receiver's answer (capped at 100000)";
   const overdueHelp = "How far past its answer deadline the earliest authorization still awaiting an answer is";

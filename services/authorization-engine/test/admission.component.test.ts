@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerDecision, balanceOf, call, issueCard, newBusiness, nextEvent, startEngine, type EngineHarness } from "./harness";
+import {
+  answerDecision,
+  balanceOf,
+  call,
+  issueCard,
+  newBusiness,
+  nextEvent,
+  startEngine,
+  type EngineHarness,
+} from "./harness";
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -25,7 +34,14 @@ describe("load shedding of new authorization requests", () => {
     const path = `/simulation/cards/${card.cardId}/request-authorization/capture`;
     const before = await shedCount();
     const started = Date.now();
-    const reply = await call(h, as, "POST", path, { amount: 1_000, channel: "online" }, { "x-received-at": String(Date.now() - 3_000) });
+    const reply = await call(
+      h,
+      as,
+      "POST",
+      path,
+      { amount: 1_000, channel: "online" },
+      { "x-received-at": String(Date.now() - 3_000) },
+    );
     expect(Date.now() - started).toBeLessThan(500);
     expect(reply.status).toBe(503);
     expect(reply.body).toMatchObject({ code: "platform-overloaded" });
@@ -40,7 +56,14 @@ describe("load shedding of new authorization requests", () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });
     const path = `/simulation/cards/${card.cardId}/request-authorization/check`;
-    const reply = await call(h, as, "POST", path, { channel: "online" }, { "x-received-at": String(Date.now() - 1_500) });
+    const reply = await call(
+      h,
+      as,
+      "POST",
+      path,
+      { channel: "online" },
+      { "x-received-at": String(Date.now() - 1_500) },
+    );
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   });
 
@@ -48,8 +71,15 @@ describe("load shedding of new authorization requests", () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });
     expect(await metric("authorizations_in_progress")).toBe(0);
-    const capture = call(h, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/capture`, { amount: 500, channel: "online" });
-    const request = await nextEvent(h, new Set(), (e) => e.event === "card.authorization.request" && (e.data as { card?: string }).card === card.cardId);
+    const capture = call(h, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/capture`, {
+      amount: 500,
+      channel: "online",
+    });
+    const request = await nextEvent(
+      h,
+      new Set(),
+      (e) => e.event === "card.authorization.request" && (e.data as { card?: string }).card === card.cardId,
+    );
     expect(await metric("authorizations_in_progress")).toBe(1);
     expect(await metric("authorizations_awaiting_decision")).toBe(1);
     expect(await metric("authorizations_waiting_for_place")).toBe(0);

@@ -1,8 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../../test/support/eventually";
 import {
-  announceCustomer, answerDecision, announceWebhook, balanceOf, call, eventsOf, issueCard, newBusiness, nextEvent, startEngine,
-  type Business, type EngineHarness, type Envelope, type IssuedCard, type Reply,
+  announceCustomer,
+  answerDecision,
+  announceWebhook,
+  balanceOf,
+  call,
+  eventsOf,
+  issueCard,
+  newBusiness,
+  nextEvent,
+  startEngine,
+  type Business,
+  type EngineHarness,
+  type Envelope,
+  type IssuedCard,
+  type Reply,
 } from "./harness";
 
 let h: EngineHarness;
@@ -22,20 +35,35 @@ const simulate = (as: Business, card: string, kind: string, body: Record<string,
 const seen = new Set<string>();
 
 /** Sends a simulation request, answers the decision event it raises with `answer`, and returns the HTTP reply. */
-async function decide(as: Business, card: IssuedCard, kind: string, body: Record<string, unknown>, answer: Parameters<typeof answerDecision>[3]): Promise<Reply> {
+async function decide(
+  as: Business,
+  card: IssuedCard,
+  kind: string,
+  body: Record<string, unknown>,
+  answer: Parameters<typeof answerDecision>[3],
+): Promise<Reply> {
   const reply = simulate(as, card.cardId, kind, body);
-  const question = await nextEvent(h, seen, (e) => (e.data as { card?: string }).card === card.cardId && (e.event === "card.authorization.request" || (e.event === "card.authorization.update" && e.data.status === "pending")));
+  const question = await nextEvent(
+    h,
+    seen,
+    (e) =>
+      (e.data as { card?: string }).card === card.cardId &&
+      (e.event === "card.authorization.request" ||
+        (e.event === "card.authorization.update" && e.data.status === "pending")),
+  );
   await answerDecision(h, as, question, answer);
   return reply;
 }
 
-const kinds = (id: string) => eventsOf(h, id).map((e) => `${e.event}${e.data.status ? `:${String(e.data.status)}` : ""}`);
+const kinds = (id: string) =>
+  eventsOf(h, id).map((e) => `${e.event}${e.data.status ? `:${String(e.data.status)}` : ""}`);
 /** The events of an authorization once the relay has published all `count` of them. */
-const kindsOf = (id: string, count: number) => eventually(() => {
-  const list = kinds(id);
-  expect(list.length).toBeGreaterThanOrEqual(count);
-  return list;
-}, 5_000);
+const kindsOf = (id: string, count: number) =>
+  eventually(() => {
+    const list = kinds(id);
+    expect(list.length).toBeGreaterThanOrEqual(count);
+    return list;
+  }, 5_000);
 const approve = { body: { action: "approve" } };
 
 describe("the transition table through the simulation endpoints", () => {
@@ -45,7 +73,10 @@ describe("the transition table through the simulation endpoints", () => {
     const before = h.events.length;
     const reply = await simulate(as, card.cardId, "capture", { amount: 1_000, channel: "online" });
     expect(reply.status).toBe(422);
-    expect(reply.body).toMatchObject({ code: "authorization-dropped", message: expect.stringContaining("card is inactive") });
+    expect(reply.body).toMatchObject({
+      code: "authorization-dropped",
+      message: expect.stringContaining("card is inactive"),
+    });
     expect((await call(h, as, "GET", "/card-authorizations")).body.data).toEqual([]);
     expect(h.events.length).toBe(before);
   });
@@ -56,7 +87,13 @@ describe("the transition table through the simulation endpoints", () => {
     await call(h, as, "POST", `/cards/${card.cardId}/block`, {});
     expect((await simulate(as, card.cardId, "check", { channel: "pos" })).status).toBe(422);
     await call(h, as, "POST", `/cards/${card.cardId}/unblock`, {});
-    const reply = await decide(as, card, "check", { channel: "pos" }, { body: { action: "approve", cardBalance: 10, cardHolderName: "Ada Obi" } });
+    const reply = await decide(
+      as,
+      card,
+      "check",
+      { channel: "pos" },
+      { body: { action: "approve", cardBalance: 10, cardHolderName: "Ada Obi" } },
+    );
     expect(reply.body.data.status).toBe("approved");
   });
 
@@ -65,7 +102,12 @@ describe("the transition table through the simulation endpoints", () => {
     const card = await issueCard(h, as, { funds: 5_000 });
     const reply = await simulate(as, card.cardId, "capture", { amount: 5_000, fees: 1, channel: "online" });
     expect(reply.status).toBe(200);
-    expect(reply.body.data).toMatchObject({ status: "declined", decisionType: "system-response", declineReason: "insufficient-funds", reserved: false });
+    expect(reply.body.data).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+      declineReason: "insufficient-funds",
+      reserved: false,
+    });
     expect(await kindsOf(reply.body.data.id, 1)).toEqual(["card.authorization.closed:declined"]);
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 5_000, held: 0 });
   });
@@ -74,47 +116,121 @@ describe("the transition table through the simulation endpoints", () => {
     ["channel", { blockedChannels: ["online"] }, {}, "channel-not-allowed"],
     ["MCC range", { blockedMcc: "5540-5549" }, { mcc: "5541" }, "mcc-not-allowed"],
     ["category", { allowedCategories: ["groceries"] }, { mcc: "5541" }, "category-not-allowed"],
-    ["merchant", { blockedMerchants: ["mch.1111111111111111A"] }, { merchant: "mch.1111111111111111A" }, "merchant-not-allowed"],
+    [
+      "merchant",
+      { blockedMerchants: ["mch.1111111111111111A"] },
+      { merchant: "mch.1111111111111111A" },
+      "merchant-not-allowed",
+    ],
     ["daily limit", { spendingLimits: [{ amount: 1_500, interval: "daily" }] }, {}, "spending-limit-exceeded"],
   ])("a spending control (%s) → declined spending-control", async (_name, controls, request, detail) => {
     const as = newBusiness();
     const card = await issueCard(h, as, { controls });
-    const reply = await simulate(as, card.cardId, "capture", { amount: 1_000, fees: 600, channel: "online", ...request });
-    expect(reply.body.data).toMatchObject({ status: "declined", decisionType: "system-response", declineReason: "spending-control", statusReason: detail });
+    const reply = await simulate(as, card.cardId, "capture", {
+      amount: 1_000,
+      fees: 600,
+      channel: "online",
+      ...request,
+    });
+    expect(reply.body.data).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+      declineReason: "spending-control",
+      statusReason: detail,
+    });
   });
 
   it("the daily limit counts what the card already spent today", async () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { controls: { spendingLimits: [{ amount: 3_000, interval: "daily" }] } });
-    expect((await decide(as, card, "capture", { amount: 2_000, channel: "online" }, approve)).body.data.status).toBe("approved");
-    expect((await simulate(as, card.cardId, "capture", { amount: 1_001, channel: "online" })).body.data).toMatchObject({ status: "declined", statusReason: "spending-limit-exceeded" });
-    expect((await decide(as, card, "capture", { amount: 1_000, channel: "online" }, approve)).body.data.status).toBe("approved");
+    expect((await decide(as, card, "capture", { amount: 2_000, channel: "online" }, approve)).body.data.status).toBe(
+      "approved",
+    );
+    expect((await simulate(as, card.cardId, "capture", { amount: 1_001, channel: "online" })).body.data).toMatchObject({
+      status: "declined",
+      statusReason: "spending-limit-exceeded",
+    });
+    expect((await decide(as, card, "capture", { amount: 1_000, channel: "online" }, approve)).body.data.status).toBe(
+      "approved",
+    );
   });
 
   it("checks pass → funds held and card.authorization.request (capture) sent; approve → approved, debit, closed and a negative transaction", async () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 100_000, transactionFee: 100 });
-    const reply = simulate(as, card.cardId, "capture", { amount: 50_000, fees: 6_500, channel: "online", mcc: "5411", merchantDescriptor: "MATRIX ENERGY" });
-    const request = await nextEvent(h, seen, (e) => e.event === "card.authorization.request" && e.data.card === card.cardId);
-    expect(request.data).toMatchObject({ object: "card.authorization", type: "capture", status: "pending", amount: 50_000, fees: 6_600, reserved: true, currency: "NGN", channel: "online" });
+    const reply = simulate(as, card.cardId, "capture", {
+      amount: 50_000,
+      fees: 6_500,
+      channel: "online",
+      mcc: "5411",
+      merchantDescriptor: "MATRIX ENERGY",
+    });
+    const request = await nextEvent(
+      h,
+      seen,
+      (e) => e.event === "card.authorization.request" && e.data.card === card.cardId,
+    );
+    expect(request.data).toMatchObject({
+      object: "card.authorization",
+      type: "capture",
+      status: "pending",
+      amount: 50_000,
+      fees: 6_600,
+      reserved: true,
+      currency: "NGN",
+      channel: "online",
+    });
     expect(request.data.networkData).toMatchObject({ network: "verve", cardAcceptorNameLocation: "MATRIX ENERGY" });
-    expect(await balanceOf(h, as, card.fundingAccount)).toEqual(expect.objectContaining({ available: 43_400, ledger: 100_000, held: 56_600 }));
+    expect(await balanceOf(h, as, card.fundingAccount)).toEqual(
+      expect.objectContaining({ available: 43_400, ledger: 100_000, held: 56_600 }),
+    );
     await answerDecision(h, as, request, { body: { action: "approve", metadata: { walletRef: "w-1" } } });
     const { body } = await reply;
-    expect(body.data).toMatchObject({ status: "approved", decisionType: "direct-response", reserved: false, metadata: { walletRef: "w-1" } });
+    expect(body.data).toMatchObject({
+      status: "approved",
+      decisionType: "direct-response",
+      reserved: false,
+      metadata: { walletRef: "w-1" },
+    });
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 43_400, ledger: 43_400, held: 0 });
-    expect(await kindsOf(body.data.id, 3)).toEqual(["card.authorization.request:pending", "card.authorization.closed:approved", "card.transaction.created"]);
+    expect(await kindsOf(body.data.id, 3)).toEqual([
+      "card.authorization.request:pending",
+      "card.authorization.closed:approved",
+      "card.transaction.created",
+    ]);
     await kindsOf(body.data.id, 3);
     const transaction = eventsOf(h, body.data.id).at(-1)!.data;
-    expect(transaction).toMatchObject({ object: "card.transaction", authorization: body.data.id, card: card.cardId, customer: card.customerId, type: "capture", amount: -50_000, fees: -6_600 });
+    expect(transaction).toMatchObject({
+      object: "card.transaction",
+      authorization: body.data.id,
+      card: card.cardId,
+      customer: card.customerId,
+      type: "capture",
+      amount: -50_000,
+      fees: -6_600,
+    });
   });
 
   it("receiver declines → declined, hold released, the code stored, closed event", async () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });
-    const reply = await decide(as, card, "capture", { amount: 4_000, channel: "pos" }, { body: { action: "decline", code: "insufficient-funds" } });
-    expect(reply.body.data).toMatchObject({ status: "declined", decisionType: "direct-response", declineReason: "insufficient-funds", reserved: false });
-    expect(await kindsOf(reply.body.data.id, 2)).toEqual(["card.authorization.request:pending", "card.authorization.closed:declined"]);
+    const reply = await decide(
+      as,
+      card,
+      "capture",
+      { amount: 4_000, channel: "pos" },
+      { body: { action: "decline", code: "insufficient-funds" } },
+    );
+    expect(reply.body.data).toMatchObject({
+      status: "declined",
+      decisionType: "direct-response",
+      declineReason: "insufficient-funds",
+      reserved: false,
+    });
+    expect(await kindsOf(reply.body.data.id, 2)).toEqual([
+      "card.authorization.request:pending",
+      "card.authorization.closed:declined",
+    ]);
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 10_000, held: 0 });
   });
 
@@ -122,22 +238,46 @@ describe("the transition table through the simulation endpoints", () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });
     const capture = await decide(as, card, "capture", { amount: 2_000, fees: 100, channel: "online" }, approve);
-    const reply = simulate(as, card.cardId, "update-capture", { authorization: capture.body.data.id, updateAmount: 3_000, updateFees: 150, channel: "online" });
-    const update = await nextEvent(h, seen, (e) => e.event === "card.authorization.update" && e.data.id === capture.body.data.id);
+    const reply = simulate(as, card.cardId, "update-capture", {
+      authorization: capture.body.data.id,
+      updateAmount: 3_000,
+      updateFees: 150,
+      channel: "online",
+    });
+    const update = await nextEvent(
+      h,
+      seen,
+      (e) => e.event === "card.authorization.update" && e.data.id === capture.body.data.id,
+    );
     expect(update.data).toMatchObject({ status: "pending", amount: 3_000, fees: 150 });
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 6_850, held: 1_050 });
     await answerDecision(h, as, update, approve);
-    expect((await reply).body.data).toMatchObject({ status: "approved", amount: 3_000, fees: 150, decisionType: "direct-response" });
+    expect((await reply).body.data).toMatchObject({
+      status: "approved",
+      amount: 3_000,
+      fees: 150,
+      decisionType: "direct-response",
+    });
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 6_850, ledger: 6_850, held: 0 });
     await kindsOf(capture.body.data.id, 6);
-    expect(eventsOf(h, capture.body.data.id).at(-1)!.data).toMatchObject({ type: "adjustment", amount: -1_000, fees: -50 });
+    expect(eventsOf(h, capture.body.data.id).at(-1)!.data).toMatchObject({
+      type: "adjustment",
+      amount: -1_000,
+      fees: -50,
+    });
   });
 
   it("amount change declined by the receiver → declined with the code; the held increase released, the capture kept", async () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });
     const capture = await decide(as, card, "capture", { amount: 2_000, channel: "online" }, approve);
-    const reply = await decide(as, card, "update-capture", { authorization: capture.body.data.id, updateAmount: 5_000, channel: "online" }, { body: { action: "decline", code: "insufficient-funds" } });
+    const reply = await decide(
+      as,
+      card,
+      "update-capture",
+      { authorization: capture.body.data.id, updateAmount: 5_000, channel: "online" },
+      { body: { action: "decline", code: "insufficient-funds" } },
+    );
     expect(reply.body.data).toMatchObject({ status: "declined", declineReason: "insufficient-funds", amount: 2_000 });
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 8_000, ledger: 8_000, held: 0 });
   });
@@ -146,8 +286,17 @@ describe("the transition table through the simulation endpoints", () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 3_000 });
     const capture = await decide(as, card, "capture", { amount: 2_000, channel: "online" }, approve);
-    const reply = await simulate(as, card.cardId, "update-capture", { authorization: capture.body.data.id, updateAmount: 3_001, channel: "online" });
-    expect(reply.body.data).toMatchObject({ status: "declined", decisionType: "system-response", declineReason: "insufficient-funds", amount: 2_000 });
+    const reply = await simulate(as, card.cardId, "update-capture", {
+      authorization: capture.body.data.id,
+      updateAmount: 3_001,
+      channel: "online",
+    });
+    expect(reply.body.data).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+      declineReason: "insufficient-funds",
+      amount: 2_000,
+    });
     expect((await kindsOf(capture.body.data.id, 4)).at(-1)).toBe("card.authorization.closed:declined");
   });
 
@@ -156,19 +305,40 @@ describe("the transition table through the simulation endpoints", () => {
     const card = await issueCard(h, as, { fundingSourceType: "card-account", funds: 10_000 });
     const capture = await decide(as, card, "capture", { amount: 4_000, fees: 50, channel: "online" }, approve);
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 5_950 });
-    const reply = await simulate(as, card.cardId, "reverse-capture", { authorization: capture.body.data.id, channel: "online" });
+    const reply = await simulate(as, card.cardId, "reverse-capture", {
+      authorization: capture.body.data.id,
+      channel: "online",
+    });
     expect(reply.body.data).toMatchObject({ status: "reversed", amount: 4_000 });
     expect(await balanceOf(h, as, card.settlementAccount)).toMatchObject({ available: 4_050 });
-    expect((await kindsOf(capture.body.data.id, 5)).slice(-2)).toEqual(["card.authorization.update:reversed", "card.transaction.created"]);
+    expect((await kindsOf(capture.body.data.id, 5)).slice(-2)).toEqual([
+      "card.authorization.update:reversed",
+      "card.transaction.created",
+    ]);
     expect(eventsOf(h, capture.body.data.id).at(-1)!.data).toMatchObject({ type: "reversal", amount: 4_000, fees: 50 });
-    expect((await simulate(as, card.cardId, "reverse-capture", { authorization: capture.body.data.id, channel: "online" })).status).toBe(422);
+    expect(
+      (await simulate(as, card.cardId, "reverse-capture", { authorization: capture.body.data.id, channel: "online" }))
+        .status,
+    ).toBe(422);
   });
 
   it("check → card.authorization.request (check); approve needs an integer cardBalance and a cardHolderName", async () => {
     const as = newBusiness();
     const card = await issueCard(h, as);
-    const good = await decide(as, card, "check", { channel: "atm" }, { body: { action: "approve", cardBalance: 120_000, cardHolderName: "Ada Obi" } });
-    expect(good.body.data).toMatchObject({ type: "check", status: "approved", cardBalance: 120_000, cardHolderName: "Ada Obi", amount: 0 });
+    const good = await decide(
+      as,
+      card,
+      "check",
+      { channel: "atm" },
+      { body: { action: "approve", cardBalance: 120_000, cardHolderName: "Ada Obi" } },
+    );
+    expect(good.body.data).toMatchObject({
+      type: "check",
+      status: "approved",
+      cardBalance: 120_000,
+      cardHolderName: "Ada Obi",
+      amount: 0,
+    });
     expect(await kindsOf(good.body.data.id, 1)).toEqual(["card.authorization.request:pending"]);
     const bad = await decide(as, card, "check", { channel: "atm" }, { body: { action: "approve", cardBalance: 12.5 } });
     expect(bad.body.data).toMatchObject({ status: "declined", statusReason: "invalid-response" });
@@ -187,7 +357,11 @@ describe("no usable answer: the timeout default", () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });
     const reply = await decide(as, card, "capture", { amount: 1_000, channel: "online" }, answer);
-    expect(reply.body.data).toMatchObject({ status: "declined", decisionType: "system-response", statusReason: reason });
+    expect(reply.body.data).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+      statusReason: reason,
+    });
     expect(reply.body.data.declineReason).toBeUndefined();
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 10_000, held: 0 });
   });
@@ -197,13 +371,22 @@ describe("no usable answer: the timeout default", () => {
     await announceWebhook(h, as, { isDefault: true, timeoutDefault: "decline" });
     const card = await issueCard(h, as, { timeoutDefault: "approve" });
     const reply = await decide(as, card, "capture", { amount: 1_000, channel: "online" }, { error: "timeout" });
-    expect(reply.body.data).toMatchObject({ status: "approved", decisionType: "system-response", statusReason: "timeout-error" });
+    expect(reply.body.data).toMatchObject({
+      status: "approved",
+      decisionType: "system-response",
+      statusReason: "timeout-error",
+    });
   });
 
   it("without one on the program, the webhook routing card.authorization.request decides", async () => {
     const as = newBusiness();
     await announceWebhook(h, as, { isDefault: true, timeoutDefault: "decline" });
-    await announceWebhook(h, as, { isDefault: false, status: "enabled", events: ["card.authorization.request"], timeoutDefault: "approve" });
+    await announceWebhook(h, as, {
+      isDefault: false,
+      status: "enabled",
+      events: ["card.authorization.request"],
+      timeoutDefault: "approve",
+    });
     const card = await issueCard(h, as);
     const reply = await decide(as, card, "capture", { amount: 1_000, channel: "online" }, { error: "timeout" });
     expect(reply.body.data).toMatchObject({ status: "approved", statusReason: "timeout-error" });
@@ -216,7 +399,9 @@ describe("no usable answer: the timeout default", () => {
     const reply = await simulate(as, card.cardId, "capture", { amount: 1_000, channel: "online" });
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
     expect(Date.now() - started).toBeLessThan(4_600); // well before the old 1 s grace; the bench measures the bound
-    const request = h.events.find((e) => e.event === "card.authorization.request" && (e.data as { id: string }).id === reply.body.data.id)!;
+    const request = h.events.find(
+      (e) => e.event === "card.authorization.request" && (e.data as { id: string }).id === reply.body.data.id,
+    )!;
     const answerBy = Date.parse(h.answerBy.get(request.metadata.event)!);
     expect(answerBy - Date.parse(request.metadata.sentAt)).toBeGreaterThanOrEqual(3_990); // the 4-second window travels with it
     expect(reply.body.data).toMatchObject({ status: "declined", statusReason: "timeout-error" });
@@ -229,8 +414,17 @@ describe("no usable answer: the timeout default", () => {
     const arrivedAt = Date.now() - 3_000; // it queued for 3 s in front of the engine
     const path = `/simulation/cards/${card.cardId}/request-authorization/capture`;
     const started = Date.now();
-    const reply = await call(h, as, "POST", path, { amount: 1_000, channel: "online" }, { "x-received-at": String(arrivedAt) });
-    const request = h.events.find((e) => e.event === "card.authorization.request" && (e.data as { id: string }).id === reply.body.data.id)!;
+    const reply = await call(
+      h,
+      as,
+      "POST",
+      path,
+      { amount: 1_000, channel: "online" },
+      { "x-received-at": String(arrivedAt) },
+    );
+    const request = h.events.find(
+      (e) => e.event === "card.authorization.request" && (e.data as { id: string }).id === reply.body.data.id,
+    )!;
     expect(Date.parse(h.answerBy.get(request.metadata.event)!)).toBe(arrivedAt + 4_000);
     expect(reply.body.data).toMatchObject({ status: "declined", statusReason: "timeout-error" });
     expect(Date.now() - started).toBeLessThan(2_000); // decided at arrival + 4 s, about 1 s after it was created
@@ -245,7 +439,9 @@ describe("no usable answer: the timeout default", () => {
     const started = Date.now();
     const body = { authorization: capture.body.data.id, updateAmount: 3_000, channel: "online" };
     const reply = await call(h, as, "POST", path, body, { "x-received-at": String(arrivedAt) });
-    const update = h.events.findLast((e) => e.event === "card.authorization.update" && (e.data as { id: string }).id === capture.body.data.id)!;
+    const update = h.events.findLast(
+      (e) => e.event === "card.authorization.update" && (e.data as { id: string }).id === capture.body.data.id,
+    )!;
     expect(Date.parse(h.answerBy.get(update.metadata.event)!)).toBe(arrivedAt + 4_000);
     expect(reply.body.data).toMatchObject({ status: "declined", statusReason: "timeout-error", amount: 2_000 });
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -256,12 +452,29 @@ describe("no usable answer: the timeout default", () => {
     const card = await issueCard(h, as, { funds: 10_000 });
     const path = `/simulation/cards/${card.cardId}/request-authorization/capture`;
     const started = Date.now();
-    const reply = await call(h, as, "POST", path, { amount: 1_000, channel: "online" }, { "x-received-at": String(Date.now() - 3_900) });
+    const reply = await call(
+      h,
+      as,
+      "POST",
+      path,
+      { amount: 1_000, channel: "online" },
+      { "x-received-at": String(Date.now() - 3_900) },
+    );
     expect(Date.now() - started).toBeLessThan(1_000);
-    expect(reply.body.data).toMatchObject({ status: "declined", decisionType: "system-response", statusReason: "platform-overloaded" });
+    expect(reply.body.data).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+      statusReason: "platform-overloaded",
+    });
     const id = reply.body.data.id as string;
-    await eventually(() => expect(h.events.some((e) => e.event === "card.authorization.closed" && (e.data as { id: string }).id === id)).toBe(true));
-    expect(h.events.some((e) => e.event === "card.authorization.request" && (e.data as { id: string }).id === id)).toBe(false);
+    await eventually(() =>
+      expect(
+        h.events.some((e) => e.event === "card.authorization.closed" && (e.data as { id: string }).id === id),
+      ).toBe(true),
+    );
+    expect(h.events.some((e) => e.event === "card.authorization.request" && (e.data as { id: string }).id === id)).toBe(
+      false,
+    );
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 10_000, held: 0 });
   });
 
@@ -269,12 +482,20 @@ describe("no usable answer: the timeout default", () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000, timeoutDefault: "approve" });
     void simulate(as, card.cardId, "capture", { amount: 1_000, channel: "online" }).catch(() => undefined);
-    const request = await nextEvent(h, seen, (e) => e.event === "card.authorization.request" && e.data.card === card.cardId);
+    const request = await nextEvent(
+      h,
+      seen,
+      (e) => e.event === "card.authorization.request" && e.data.card === card.cardId,
+    );
     await h.restart();
     const id = (request.data as { id: string }).id;
     await new Promise((r) => setTimeout(r, 4_500));
     const after = await call(h, as, "GET", `/card-authorizations/${id}`);
-    expect(after.body.data).toMatchObject({ status: "approved", decisionType: "system-response", statusReason: "timeout-error" });
+    expect(after.body.data).toMatchObject({
+      status: "approved",
+      decisionType: "system-response",
+      statusReason: "timeout-error",
+    });
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 9_000, ledger: 9_000, held: 0 });
   });
 });
@@ -284,11 +505,27 @@ describe("a program's own webhook", () => {
     const as = newBusiness();
     const hook = await announceWebhook(h, as, { isDefault: false, events: [], status: "enabled" });
     const customer = await announceCustomer(h, as);
-    const program = await call(h, as, "POST", "/card-programs", { name: "Own hook", network: "verve", type: "virtual", currency: "NGN", authorization: { webhook: hook } });
-    const card = await call(h, as, "POST", "/cards", { program: program.body.data.id, customer, reference: "own-hook" });
+    const program = await call(h, as, "POST", "/card-programs", {
+      name: "Own hook",
+      network: "verve",
+      type: "virtual",
+      currency: "NGN",
+      authorization: { webhook: hook },
+    });
+    const card = await call(h, as, "POST", "/cards", {
+      program: program.body.data.id,
+      customer,
+      reference: "own-hook",
+    });
     const { cvv } = (await call(h, as, "GET", `/cards/${card.body.data.id}/secrets`)).body.data;
     await call(h, as, "POST", `/cards/${card.body.data.id}/activate`, { cvv, pin: "1234" });
-    const reply = await decide(as, { cardId: card.body.data.id } as IssuedCard, "check", { channel: "atm" }, { body: { action: "approve", cardBalance: 1, cardHolderName: "A" } });
+    const reply = await decide(
+      as,
+      { cardId: card.body.data.id } as IssuedCard,
+      "check",
+      { channel: "atm" },
+      { body: { action: "approve", cardBalance: 1, cardHolderName: "A" } },
+    );
     const [request] = await kindsOf(reply.body.data.id, 1).then(() => eventsOf(h, reply.body.data.id));
     expect(h.routedTo.get(request!.metadata.event)).toBe(hook);
   });
@@ -310,8 +547,18 @@ describe("answers that must change nothing", () => {
   it("a request sent again with the same network reference is the same authorization and charges once", async () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });
-    const first = await decide(as, card, "capture", { amount: 3_000, channel: "online", reference: "net-ref-1" }, approve);
-    const again = await simulate(as, card.cardId, "capture", { amount: 3_000, channel: "online", reference: "net-ref-1" });
+    const first = await decide(
+      as,
+      card,
+      "capture",
+      { amount: 3_000, channel: "online", reference: "net-ref-1" },
+      approve,
+    );
+    const again = await simulate(as, card.cardId, "capture", {
+      amount: 3_000,
+      channel: "online",
+      reference: "net-ref-1",
+    });
     expect(again.body.data.id).toBe(first.body.data.id);
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 7_000 });
     expect((await call(h, as, "GET", "/card-authorizations")).body.data).toHaveLength(1);
@@ -327,7 +574,9 @@ describe("simulation input", () => {
     const bad = await simulate(as, card.cardId, "capture", { amount: -1, fees: 1.5, channel: "telepathy", mcc: "12" });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["amount", "channel", "fees", "mcc"]);
-    expect((await simulate(as, card.cardId, "update-capture", { updateAmount: 1, channel: "online" })).body.errors[0].path).toBe("amount");
+    expect(
+      (await simulate(as, card.cardId, "update-capture", { updateAmount: 1, channel: "online" })).body.errors[0].path,
+    ).toBe("amount");
     expect((await simulate(as, "c.11111111111111111", "capture", { amount: 1, channel: "online" })).status).toBe(404);
   });
 });

@@ -18,13 +18,32 @@ describe("a request that reaches the engine too late to ask, on a card whose tim
     const card = await issueCard(h, as, { funds: 10_000, timeoutDefault: "approve" });
     const path = `/simulation/cards/${card.cardId}/request-authorization/capture`;
     const started = Date.now();
-    const reply = await call(h, as, "POST", path, { amount: 1_000, channel: "online" }, { "x-received-at": String(Date.now() - 3_900) });
+    const reply = await call(
+      h,
+      as,
+      "POST",
+      path,
+      { amount: 1_000, channel: "online" },
+      { "x-received-at": String(Date.now() - 3_900) },
+    );
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    expect(reply.body.data).toMatchObject({ status: "approved", decisionType: "system-response", statusReason: "platform-overloaded" });
+    expect(reply.body.data).toMatchObject({
+      status: "approved",
+      decisionType: "system-response",
+      statusReason: "platform-overloaded",
+    });
     const id = reply.body.data.id as string;
-    expect(h.events.some((e) => e.event === "card.authorization.request" && (e.data as { id: string }).id === id)).toBe(false);
-    await eventually(() => expect(h.events.some((e) => e.event === "card.transaction.created" && (e.data as { authorization: string }).authorization === id)).toBe(true));
+    expect(h.events.some((e) => e.event === "card.authorization.request" && (e.data as { id: string }).id === id)).toBe(
+      false,
+    );
+    await eventually(() =>
+      expect(
+        h.events.some(
+          (e) => e.event === "card.transaction.created" && (e.data as { authorization: string }).authorization === id,
+        ),
+      ).toBe(true),
+    );
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 9_000, ledger: 9_000, held: 0 });
   });
 });

@@ -1,7 +1,12 @@
 import { pino } from "pino";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import {
-  TOPICS, type DecisionAnsweredMessage, type EventPublishedMessage, type LedgerResultMessage, type Mode, type WebhookChangedMessage,
+  TOPICS,
+  type DecisionAnsweredMessage,
+  type EventPublishedMessage,
+  type LedgerResultMessage,
+  type Mode,
+  type WebhookChangedMessage,
 } from "@cardhold/contracts";
 import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import { createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
@@ -34,7 +39,9 @@ export interface EngineHarness {
   stop(): Promise<void>;
 }
 
-export async function startEngine(opts: Pick<EngineOptions, "sweeperGraceMs" | "admission"> = {}): Promise<EngineHarness> {
+export async function startEngine(
+  opts: Pick<EngineOptions, "sweeperGraceMs" | "admission"> = {},
+): Promise<EngineHarness> {
   const pg = await createTestDatabase();
   const cardDataKey = newCardDataKey();
   const events: Envelope[] = [];
@@ -56,9 +63,23 @@ export async function startEngine(opts: Pick<EngineOptions, "sweeperGraceMs" | "
         answerBy.set(envelope.metadata.event, due);
       },
     });
-    await bus.subscribe({ group: "test-ledger", topics: [TOPICS.ledgerResults], handler: async (m) => void ledgerResults.push((m.value as LedgerResultMessage).data) });
-    const deps = { db: pg.db, bus, logger, metrics: createMetrics("authorization-engine", false), internalToken: INTERNAL };
-    const service = await createService(deps, { cardDataKey, sweeperGraceMs: opts.sweeperGraceMs ?? 0, admission: opts.admission });
+    await bus.subscribe({
+      group: "test-ledger",
+      topics: [TOPICS.ledgerResults],
+      handler: async (m) => void ledgerResults.push((m.value as LedgerResultMessage).data),
+    });
+    const deps = {
+      db: pg.db,
+      bus,
+      logger,
+      metrics: createMetrics("authorization-engine", false),
+      internalToken: INTERNAL,
+    };
+    const service = await createService(deps, {
+      cardDataKey,
+      sweeperGraceMs: opts.sweeperGraceMs ?? 0,
+      admission: opts.admission,
+    });
     await service.start();
     const http = await listen(service.app, 0);
     return { bus, service, http };
@@ -71,7 +92,11 @@ export async function startEngine(opts: Pick<EngineOptions, "sweeperGraceMs" | "
   };
 
   const harness: EngineHarness = {
-    pg, events, routedTo, answerBy, ledgerResults,
+    pg,
+    events,
+    routedTo,
+    answerBy,
+    ledgerResults,
     get bus() {
       return running.bus;
     },
@@ -95,8 +120,14 @@ export type Business = Caller;
 export const newBusiness = (mode: Mode = "test"): Business => ({ businessId: newId("business"), mode });
 
 /** Calls the engine as the gateway does: internal token, business and mode headers. */
-export const call = (h: EngineHarness, as: Business, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply> =>
-  callService(h.url, INTERNAL, as, method, path, body, headers);
+export const call = (
+  h: EngineHarness,
+  as: Business,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+): Promise<Reply> => callService(h.url, INTERNAL, as, method, path, body, headers);
 
 /** customers.v1 as the customer-service announces a new customer; returns its id. */
 export async function announceCustomer(h: EngineHarness, as: Business, name = "Ada Obi"): Promise<string> {
@@ -106,11 +137,27 @@ export async function announceCustomer(h: EngineHarness, as: Business, name = "A
 }
 
 /** webhooks.v1 as the registry announces a webhook (for its timeoutDefault). */
-export async function announceWebhook(h: EngineHarness, as: Business, w: Partial<WebhookChangedMessage["data"]> = {}): Promise<string> {
+export async function announceWebhook(
+  h: EngineHarness,
+  as: Business,
+  w: Partial<WebhookChangedMessage["data"]> = {},
+): Promise<string> {
   const id = w.id ?? newId("webhook");
   const value: WebhookChangedMessage = {
-    type: "webhook.changed", businessId: as.businessId, mode: as.mode, occurredAt: new Date().toISOString(),
-    data: { id, url: "http://127.0.0.1:9/hook", events: [], signingKey: "k".repeat(32), status: "enabled", isDefault: true, timeoutDefault: null, ...w },
+    type: "webhook.changed",
+    businessId: as.businessId,
+    mode: as.mode,
+    occurredAt: new Date().toISOString(),
+    data: {
+      id,
+      url: "http://127.0.0.1:9/hook",
+      events: [],
+      signingKey: "k".repeat(32),
+      status: "enabled",
+      isDefault: true,
+      timeoutDefault: null,
+      ...w,
+    },
   };
   await h.bus.publish([{ topic: TOPICS.webhooks, key: id, value, id: newId("message") }]);
   return id;
@@ -118,7 +165,11 @@ export async function announceWebhook(h: EngineHarness, as: Business, w: Partial
 
 /** The events of one resource so far, in order. */
 export const eventsOf = (h: EngineHarness, resourceId: string) =>
-  h.events.filter((e) => (e.data as { id?: string; authorization?: string }).id === resourceId || (e.data as { authorization?: string }).authorization === resourceId);
+  h.events.filter(
+    (e) =>
+      (e.data as { id?: string; authorization?: string }).id === resourceId ||
+      (e.data as { authorization?: string }).authorization === resourceId,
+  );
 
 /** decisions.v1 as the dispatcher publishes it: the receiver's HTTP answer, or an error instead. */
 export async function answerDecision(
@@ -128,17 +179,30 @@ export async function answerDecision(
   answer: { httpStatus?: number; body?: unknown; error?: DecisionAnsweredMessage["data"]["error"] },
 ): Promise<void> {
   const value: DecisionAnsweredMessage = {
-    type: "decision.answered", businessId: as.businessId, mode: as.mode, occurredAt: new Date().toISOString(),
+    type: "decision.answered",
+    businessId: as.businessId,
+    mode: as.mode,
+    occurredAt: new Date().toISOString(),
     data: {
-      eventId: event.metadata.event, resourceId: (event.data as { id: string }).id, webhookId: null,
-      httpStatus: answer.error ? null : (answer.httpStatus ?? 200), body: answer.body ?? null, latencyMs: 5, error: answer.error ?? null,
+      eventId: event.metadata.event,
+      resourceId: (event.data as { id: string }).id,
+      webhookId: null,
+      httpStatus: answer.error ? null : (answer.httpStatus ?? 200),
+      body: answer.body ?? null,
+      latencyMs: 5,
+      error: answer.error ?? null,
     },
   };
   await h.bus.publish([{ topic: TOPICS.decisions, key: value.data.resourceId, value, id: newId("message") }]);
 }
 
 /** Waits for the next event matching `match` that `seen` does not hold yet, and marks it seen. */
-export async function nextEvent(h: EngineHarness, seen: Set<string>, match: (e: Envelope) => boolean, timeoutMs = 10_000): Promise<Envelope> {
+export async function nextEvent(
+  h: EngineHarness,
+  seen: Set<string>,
+  match: (e: Envelope) => boolean,
+  timeoutMs = 10_000,
+): Promise<Envelope> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = h.events.find((e) => !seen.has(e.metadata.event) && match(e));
@@ -146,7 +210,8 @@ export async function nextEvent(h: EngineHarness, seen: Set<string>, match: (e: 
       seen.add(found.metadata.event);
       return found;
     }
-    if (Date.now() > deadline) throw new Error(`no matching event within ${timeoutMs} ms; events: ${h.events.map((e) => e.event).join(", ")}`);
+    if (Date.now() > deadline)
+      throw new Error(`no matching event within ${timeoutMs} ms; events: ${h.events.map((e) => e.event).join(", ")}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -172,18 +237,34 @@ export interface CardSetup {
 /** A customer, a live virtual program, a funded and (by default) activated card. */
 export async function issueCard(h: EngineHarness, as: Business, setup: CardSetup = {}): Promise<IssuedCard> {
   const customerId = await announceCustomer(h, as);
-  const authorization = { fundingSourceType: setup.fundingSourceType ?? "settlement-account", timeoutDefault: setup.timeoutDefault, transactionFee: setup.transactionFee };
-  const program = await call(h, as, "POST", "/card-programs", { name: "Sandbox", network: "verve", type: "virtual", currency: "NGN", authorization });
+  const authorization = {
+    fundingSourceType: setup.fundingSourceType ?? "settlement-account",
+    timeoutDefault: setup.timeoutDefault,
+    transactionFee: setup.transactionFee,
+  };
+  const program = await call(h, as, "POST", "/card-programs", {
+    name: "Sandbox",
+    network: "verve",
+    type: "virtual",
+    currency: "NGN",
+    authorization,
+  });
   if (program.status !== 201) throw new Error(JSON.stringify(program.body));
   const settlementAccount = program.body.data.authorization.settlementAccount as string;
   const settlement = await call(h, as, "GET", `/accounts/${settlementAccount}`);
   const funds = setup.funds ?? 100_000;
   if (funds > 0) {
-    await call(h, as, "POST", "/simulation/payments/pay-in", { accountNumber: settlement.body.data.depositChannels[0].accountNumber, amount: funds });
+    await call(h, as, "POST", "/simulation/payments/pay-in", {
+      accountNumber: settlement.body.data.depositChannels[0].accountNumber,
+      amount: funds,
+    });
   }
   const cardAccount = authorization.fundingSourceType === "card-account";
   const card = await call(h, as, "POST", "/cards", {
-    program: program.body.data.id, customer: customerId, reference: `card-${newId("message")}`, controls: setup.controls,
+    program: program.body.data.id,
+    customer: customerId,
+    reference: `card-${newId("message")}`,
+    controls: setup.controls,
     ...(cardAccount && funds > 0 ? { amount: funds, debitSource: settlementAccount } : {}),
   });
   if (card.status !== 201) throw new Error(JSON.stringify(card.body));
@@ -191,9 +272,19 @@ export async function issueCard(h: EngineHarness, as: Business, setup: CardSetup
     const secrets = await call(h, as, "GET", `/cards/${card.body.data.id}/secrets`);
     await call(h, as, "POST", `/cards/${card.body.data.id}/activate`, { cvv: secrets.body.data.cvv, pin: "1234" });
   }
-  return { cardId: card.body.data.id, programId: program.body.data.id, customerId, fundingAccount: card.body.data.fundingSource, settlementAccount };
+  return {
+    cardId: card.body.data.id,
+    programId: program.body.data.id,
+    customerId,
+    fundingAccount: card.body.data.fundingSource,
+    settlementAccount,
+  };
 }
 
-export async function balanceOf(h: EngineHarness, as: Business, accountId: string): Promise<{ available: number; ledger: number; held: number }> {
+export async function balanceOf(
+  h: EngineHarness,
+  as: Business,
+  accountId: string,
+): Promise<{ available: number; ledger: number; held: number }> {
   return (await call(h, as, "GET", `/accounts/${accountId}/balance`)).body.data;
 }

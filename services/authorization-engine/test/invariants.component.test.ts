@@ -2,7 +2,16 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOPICS } from "@cardhold/contracts";
 import { ledgerProblems } from "../../../test/support/ledger-invariants";
-import { answerDecision, balanceOf, call, issueCard, newBusiness, startEngine, type EngineHarness, type Envelope } from "./harness";
+import {
+  answerDecision,
+  balanceOf,
+  call,
+  issueCard,
+  newBusiness,
+  startEngine,
+  type EngineHarness,
+  type Envelope,
+} from "./harness";
 
 let h: EngineHarness;
 
@@ -11,7 +20,9 @@ let h: EngineHarness;
  * that concurrent requests can each get the answer the property chose for it.
  */
 function answerFor(event: Envelope): { body?: unknown; error?: "timeout" } {
-  const plan = String((event.data as { networkData?: { cardAcceptorNameLocation?: string } }).networkData?.cardAcceptorNameLocation ?? "");
+  const plan = String(
+    (event.data as { networkData?: { cardAcceptorNameLocation?: string } }).networkData?.cardAcceptorNameLocation ?? "",
+  );
   const step = event.event === "card.authorization.request" ? "capture" : "update";
   const choice = new RegExp(`${step}:(\\w+)`).exec(plan)?.[1] ?? "approve";
   if (choice === "error") return { error: "timeout" };
@@ -22,7 +33,9 @@ beforeAll(async () => {
   h = await startEngine();
   // Plays the dispatcher and the receiver for every decision event, answering as the plan says.
   const answer = async (event: Envelope, businessId: string) => {
-    const decision = event.event === "card.authorization.request" || (event.event === "card.authorization.update" && event.data.status === "pending");
+    const decision =
+      event.event === "card.authorization.request" ||
+      (event.event === "card.authorization.update" && event.data.status === "pending");
     if (decision) await answerDecision(h, { businessId, mode: "test" }, event, answerFor(event));
   };
   await h.bus.subscribe({
@@ -57,50 +70,90 @@ describe("ledger invariants under concurrent authorizations (property)", () => {
 
   it("never overspends, every hold ends, the books balance, and the card account matches its transactions", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 150_000 }), fc.array(operation, { minLength: 1, maxLength: 10 }), async (funds, operations) => {
-        const as = newBusiness();
-        const card = await issueCard(h, as, { fundingSourceType: "card-account", funds });
-        const simulate = (kind: string, body: Record<string, unknown>) => call(h, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/${kind}`, body);
-        await Promise.all(operations.map(async (op) => {
-          const plan = `capture:${op.capture} update:${op.then.kind === "update" ? op.then.answer : "none"}`;
-          const captured = await simulate("capture", { amount: op.amount, fees: op.fees, channel: "online", merchantDescriptor: plan });
-          const auth = captured.body.data;
-          count(`capture ${auth?.status} ${auth?.status === "approved" ? "" : `${auth?.decisionType} ${auth?.statusReason ?? auth?.declineReason}`}`.trim());
-          if (captured.body.data?.status !== "approved") return;
-          const next = op.then.kind === "reverse"
-            ? await simulate("reverse-capture", { authorization: captured.body.data.id, channel: "online" })
-            : op.then.kind === "update"
-              ? await simulate("update-capture", { authorization: captured.body.data.id, updateAmount: op.then.amount, channel: "online", merchantDescriptor: plan })
-              : undefined;
-          if (next) count(`${op.then.kind} ${next.body.data?.status}`);
-        }));
-        expect(await ledgerProblems((text) => h.pg.db.query(text))).toEqual([]);
-        const account = await balanceOf(h, as, card.fundingAccount);
-        expect(account.held).toBe(0);
-        expect(account.available).toBeGreaterThanOrEqual(0);
-        const transactions = (await call(h, as, "GET", `/card-transactions?filter=card:${card.cardId}&limit=100`)).body.data as Array<{ type: string; amount: number; fees: number }>;
-        const spentFromCard = transactions.filter((t) => t.type !== "reversal").reduce((sum, t) => sum + t.amount + t.fees, 0);
-        expect(account.ledger).toBe(funds + spentFromCard);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 150_000 }),
+        fc.array(operation, { minLength: 1, maxLength: 10 }),
+        async (funds, operations) => {
+          const as = newBusiness();
+          const card = await issueCard(h, as, { fundingSourceType: "card-account", funds });
+          const simulate = (kind: string, body: Record<string, unknown>) =>
+            call(h, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/${kind}`, body);
+          await Promise.all(
+            operations.map(async (op) => {
+              const plan = `capture:${op.capture} update:${op.then.kind === "update" ? op.then.answer : "none"}`;
+              const captured = await simulate("capture", {
+                amount: op.amount,
+                fees: op.fees,
+                channel: "online",
+                merchantDescriptor: plan,
+              });
+              const auth = captured.body.data;
+              count(
+                `capture ${auth?.status} ${auth?.status === "approved" ? "" : `${auth?.decisionType} ${auth?.statusReason ?? auth?.declineReason}`}`.trim(),
+              );
+              if (captured.body.data?.status !== "approved") return;
+              const next =
+                op.then.kind === "reverse"
+                  ? await simulate("reverse-capture", { authorization: captured.body.data.id, channel: "online" })
+                  : op.then.kind === "update"
+                    ? await simulate("update-capture", {
+                        authorization: captured.body.data.id,
+                        updateAmount: op.then.amount,
+                        channel: "online",
+                        merchantDescriptor: plan,
+                      })
+                    : undefined;
+              if (next) count(`${op.then.kind} ${next.body.data?.status}`);
+            }),
+          );
+          expect(await ledgerProblems((text) => h.pg.db.query(text))).toEqual([]);
+          const account = await balanceOf(h, as, card.fundingAccount);
+          expect(account.held).toBe(0);
+          expect(account.available).toBeGreaterThanOrEqual(0);
+          const transactions = (await call(h, as, "GET", `/card-transactions?filter=card:${card.cardId}&limit=100`))
+            .body.data as Array<{ type: string; amount: number; fees: number }>;
+          const spentFromCard = transactions
+            .filter((t) => t.type !== "reversal")
+            .reduce((sum, t) => sum + t.amount + t.fees, 0);
+          expect(account.ledger).toBe(funds + spentFromCard);
+        },
+      ),
       {
         numRuns: 25,
         // One run that surely walks every path the check below asks for; the random runs add the interleavings.
-        examples: [[
-          50_000,
+        examples: [
           [
-            { amount: 1_000, fees: 10, capture: "approve", then: { kind: "update", amount: 2_000, answer: "approve" } },
-            { amount: 1_000, fees: 10, capture: "approve", then: { kind: "update", amount: 3_000, answer: "decline" } },
-            { amount: 1_000, fees: 10, capture: "approve", then: { kind: "reverse" } },
-            { amount: 1_000, fees: 10, capture: "error", then: { kind: "none" } },
-            { amount: 1_000, fees: 10, capture: "decline", then: { kind: "none" } },
-            { amount: 90_000, fees: 0, capture: "approve", then: { kind: "none" } },
+            50_000,
+            [
+              {
+                amount: 1_000,
+                fees: 10,
+                capture: "approve",
+                then: { kind: "update", amount: 2_000, answer: "approve" },
+              },
+              {
+                amount: 1_000,
+                fees: 10,
+                capture: "approve",
+                then: { kind: "update", amount: 3_000, answer: "decline" },
+              },
+              { amount: 1_000, fees: 10, capture: "approve", then: { kind: "reverse" } },
+              { amount: 1_000, fees: 10, capture: "error", then: { kind: "none" } },
+              { amount: 1_000, fees: 10, capture: "decline", then: { kind: "none" } },
+              { amount: 90_000, fees: 0, capture: "approve", then: { kind: "none" } },
+            ],
           ],
-        ]],
+        ],
       },
     );
     for (const path of [
-      "capture approved", "capture declined system-response insufficient-funds", "capture declined direct-response insufficient-funds",
-      "capture declined system-response timeout-error", "update approved", "update declined", "reverse reversed",
+      "capture approved",
+      "capture declined system-response insufficient-funds",
+      "capture declined direct-response insufficient-funds",
+      "capture declined system-response timeout-error",
+      "update approved",
+      "update declined",
+      "reverse reversed",
     ]) {
       expect(seen.get(path) ?? 0, `${path} in ${JSON.stringify([...seen])}`).toBeGreaterThan(0);
     }

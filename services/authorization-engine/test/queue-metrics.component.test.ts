@@ -13,7 +13,10 @@ afterAll(async () => {
 });
 
 const lateness = (appliedBy: string, series: "count" | "sum" | "bucket", le?: string) => async () =>
-  sampleOf(await scrape(h.url), `authorization_decision_lateness_seconds_${series}`, { applied_by: appliedBy, ...(le ? { le } : {}) });
+  sampleOf(await scrape(h.url), `authorization_decision_lateness_seconds_${series}`, {
+    applied_by: appliedBy,
+    ...(le ? { le } : {}),
+  });
 /** The timeout default is applied by the waiting request or by the sweeper, whichever comes first. */
 const defaulted = (series: "count" | "sum") => async () =>
   (await lateness("deadline-sweeper", series)()) + (await lateness("waiting-request", series)());
@@ -25,7 +28,14 @@ describe("the engine's queue metrics", () => {
     const defaultedBefore = await defaulted("count")();
     const path = `/simulation/cards/${card.cardId}/request-authorization/capture`;
     // One second of window left: nobody answers, and the sweeper applies the default.
-    const reply = call(h, as, "POST", path, { amount: 1_000, channel: "online" }, { "x-received-at": String(Date.now() - 3_000) });
+    const reply = call(
+      h,
+      as,
+      "POST",
+      path,
+      { amount: 1_000, channel: "online" },
+      { "x-received-at": String(Date.now() - 3_000) },
+    );
     await eventually(async () => {
       const samples = await scrape(h.url);
       expect(sampleOf(samples, "authorizations_awaiting_answer")).toBeGreaterThanOrEqual(1);
@@ -44,8 +54,15 @@ describe("the engine's queue metrics", () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });
     const onTimeBefore = await lateness("answer", "bucket", "0")();
-    const reply = call(h, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/capture`, { amount: 1_000, channel: "online" });
-    const question = await nextEvent(h, new Set(), (e) => e.event === "card.authorization.request" && (e.data as { card?: string }).card === card.cardId);
+    const reply = call(h, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/capture`, {
+      amount: 1_000,
+      channel: "online",
+    });
+    const question = await nextEvent(
+      h,
+      new Set(),
+      (e) => e.event === "card.authorization.request" && (e.data as { card?: string }).card === card.cardId,
+    );
     await answerDecision(h, as, question, { httpStatus: 200, body: { action: "approve" } });
     expect((await reply).body.data).toMatchObject({ status: "approved" });
     await eventually(async () => expect(await lateness("answer", "bucket", "0")()).toBe(onTimeBefore + 1));
@@ -56,9 +73,12 @@ describe("the engine's queue metrics", () => {
     const samples = await scrape(h.url);
     expect(sampleOf(samples, "outbox_backlog_messages")).toBeGreaterThanOrEqual(0);
     expect(sampleOf(samples, "outbox_oldest_message_age_seconds")).toBeLessThan(5);
-    const groups = samples.filter((s) => s.name === "consumer_lag_messages").map((s) => `${s.labels.group} ${s.labels.topic}`);
-    expect(groups).toEqual(expect.arrayContaining(["authorization-engine.decisions decisions.v1", "authorization-engine customers.v1"]));
+    const groups = samples
+      .filter((s) => s.name === "consumer_lag_messages")
+      .map((s) => `${s.labels.group} ${s.labels.topic}`);
+    expect(groups).toEqual(
+      expect.arrayContaining(["authorization-engine.decisions decisions.v1", "authorization-engine customers.v1"]),
+    );
     expect(sampleOf(samples, "consumer_lag_messages", { group: "authorization-engine.decisions" })).toBe(0);
   });
-
 });

@@ -1,5 +1,13 @@
 import { createOutboxRelay } from "@cardhold/bus";
-import { customerProjection, prepareSchema, registerMessagingGauges, serviceApp, type Service, type ServiceDeps, migrationsOf } from "@cardhold/platform";
+import {
+  customerProjection,
+  prepareSchema,
+  registerMessagingGauges,
+  serviceApp,
+  type Service,
+  type ServiceDeps,
+  migrationsOf,
+} from "@cardhold/platform";
 import { createSandboxBiller } from "./billers/sandbox-biller";
 import { catalogRoutes } from "./http/catalog-routes";
 import { paymentRoutes } from "./http/routes";
@@ -37,14 +45,27 @@ export async function createService(deps: ServiceDeps, opts: BillServiceOptions 
   const signals = { wakeRelay: relay.wake, wakeWorker: () => {}, changed: waiters.changed };
   const progress = createPaymentProgress(deps.db, schedule, signals, deps.logger);
   const worker = createPaymentWorker({
-    db: deps.db, logger: deps.logger, biller, progress, billerTimeoutMs: settings.billerTimeoutMs, idleMs: settings.workerIdleMs,
+    db: deps.db,
+    logger: deps.logger,
+    biller,
+    progress,
+    billerTimeoutMs: settings.billerTimeoutMs,
+    idleMs: settings.workerIdleMs,
   });
   signals.wakeWorker = worker.wake;
   const checkBill = createBillChecks({
-    db: deps.db, biller, billerTimeoutMs: settings.billerTimeoutMs, customerWaitMs: settings.customerWaitMs,
+    db: deps.db,
+    biller,
+    billerTimeoutMs: settings.billerTimeoutMs,
+    customerWaitMs: settings.customerWaitMs,
   });
   const payments = createBillPayments({
-    db: deps.db, checkBill, waiters, wakeRelay: relay.wake, schedule, paymentWaitMs: settings.paymentWaitMs,
+    db: deps.db,
+    checkBill,
+    waiters,
+    wakeRelay: relay.wake,
+    schedule,
+    paymentWaitMs: settings.paymentWaitMs,
   });
   const app = serviceApp(NAME, deps, (app) => {
     catalogRoutes(app);

@@ -41,7 +41,13 @@ export class FakeLedger {
   private held: OutgoingMessage[] | undefined;
   private dropping = false;
 
-  openAccount(businessId: string, mode: Mode, currency: Currency, balance: number, opts: { isDefault?: boolean; status?: Account["status"] } = {}): string {
+  openAccount(
+    businessId: string,
+    mode: Mode,
+    currency: Currency,
+    balance: number,
+    opts: { isDefault?: boolean; status?: Account["status"] } = {},
+  ): string {
     const id = newId("account");
     this.accounts.set(id, { id, businessId, mode, currency, balance, status: opts.status ?? "active" });
     if (opts.isDefault ?? true) this.defaults.set(`${businessId}:${mode}:${currency}`, id);
@@ -97,31 +103,60 @@ export class FakeLedger {
     else await this.bus!.publish([out]);
   }
 
-  private answer(command: LedgerCommandMessage, outcome: Partial<LedgerResultMessage["data"]> & Pick<LedgerResultMessage["data"], "status" | "amount">): LedgerResultMessage {
+  private answer(
+    command: LedgerCommandMessage,
+    outcome: Partial<LedgerResultMessage["data"]> & Pick<LedgerResultMessage["data"], "status" | "amount">,
+  ): LedgerResultMessage {
     return {
       type: "ledger.result",
       businessId: command.businessId,
       mode: command.mode,
       occurredAt: new Date().toISOString(),
-      data: { commandId: command.data.commandId, command: command.type, failureReason: null, account: null, currency: null, availableAfter: null, ...outcome },
+      data: {
+        commandId: command.data.commandId,
+        command: command.type,
+        failureReason: null,
+        account: null,
+        currency: null,
+        availableAfter: null,
+        ...outcome,
+      },
     };
   }
 
   private failed(command: LedgerCommandMessage, reason: LedgerFailure, amount: number, account: Account | null = null) {
-    return this.answer(command, { status: "failed", failureReason: reason, amount, account: account?.id ?? null, currency: account?.currency ?? null });
+    return this.answer(command, {
+      status: "failed",
+      failureReason: reason,
+      amount,
+      account: account?.id ?? null,
+      currency: account?.currency ?? null,
+    });
   }
 
   private debit(command: Extract<LedgerCommandMessage, { type: "ledger.debit" }>): LedgerResultMessage {
     const { businessId, mode, data } = command;
     const id = data.account ?? this.defaults.get(`${businessId}:${mode}:${data.currency}`);
     const account = id ? this.accounts.get(id) : undefined;
-    if (!account || account.businessId !== businessId || account.mode !== mode) return this.failed(command, "account-not-found", data.amount);
+    if (!account || account.businessId !== businessId || account.mode !== mode)
+      return this.failed(command, "account-not-found", data.amount);
     if (account.status !== "active") return this.failed(command, "account-inactive", data.amount, account);
     if (account.currency !== data.currency) return this.failed(command, "currency-mismatch", data.amount, account);
     if (account.balance < data.amount) return this.failed(command, "insufficient-funds", data.amount, account);
     account.balance -= data.amount;
-    this.debits.set(data.commandId, { reference: data.reference, account: account.id, amount: data.amount, refunded: false });
-    return this.answer(command, { status: "succeeded", amount: data.amount, account: account.id, currency: account.currency, availableAfter: account.balance });
+    this.debits.set(data.commandId, {
+      reference: data.reference,
+      account: account.id,
+      amount: data.amount,
+      refunded: false,
+    });
+    return this.answer(command, {
+      status: "succeeded",
+      amount: data.amount,
+      account: account.id,
+      currency: account.currency,
+      availableAfter: account.balance,
+    });
   }
 
   private refund(command: Extract<LedgerCommandMessage, { type: "ledger.refund" }>): LedgerResultMessage {
@@ -130,6 +165,12 @@ export class FakeLedger {
     const account = this.accounts.get(debit.account)!;
     debit.refunded = true;
     account.balance += debit.amount;
-    return this.answer(command, { status: "succeeded", amount: debit.amount, account: account.id, currency: account.currency, availableAfter: account.balance });
+    return this.answer(command, {
+      status: "succeeded",
+      amount: debit.amount,
+      account: account.id,
+      currency: account.currency,
+      availableAfter: account.balance,
+    });
   }
 }

@@ -68,7 +68,11 @@ export async function startHarness(): Promise<Harness> {
     const service = await createService(deps, { ...TEST_OPTIONS, biller });
     await service.start();
     await ledger.attach(bus);
-    await bus.subscribe({ group: "test-events", topics: [TOPICS.events], handler: async (m) => void events.push(m.value as EventPublishedMessage) });
+    await bus.subscribe({
+      group: "test-events",
+      topics: [TOPICS.events],
+      handler: async (m) => void events.push(m.value as EventPublishedMessage),
+    });
     return { bus, service, http: await listen(service.app, 0) };
   };
 
@@ -79,10 +83,19 @@ export async function startHarness(): Promise<Harness> {
     await running.bus.stop();
   };
   return {
-    pg, ledger, biller, events,
-    get bus() { return running.bus; },
-    get service() { return running.service; },
-    get http() { return running.http; },
+    pg,
+    ledger,
+    biller,
+    events,
+    get bus() {
+      return running.bus;
+    },
+    get service() {
+      return running.service;
+    },
+    get http() {
+      return running.http;
+    },
     async restart(before) {
       await running.http.close();
       await running.service.stop();

@@ -17,7 +17,10 @@ afterAll(async () => {
 
 const api = (as: Caller, method: string, path: string, body?: unknown) => call(h, as, method, path, body);
 const business = (): Caller => ({ businessId: newId("business"), mode: "test" });
-const electricity = (meterNumber = "45000000001", amount: string | number = "150000") => ({ product: ELECTRICITY, inputs: { meterNumber, amount } });
+const electricity = (meterNumber = "45000000001", amount: string | number = "150000") => ({
+  product: ELECTRICITY,
+  inputs: { meterNumber, amount },
+});
 
 /** The one events.v1 message of a payment, checked against the payment as GET shows it. */
 async function theEventOf(as: Caller, paymentId: string, kind: string) {
@@ -26,8 +29,17 @@ async function theEventOf(as: Caller, paymentId: string, kind: string) {
     return eventsFor(h, paymentId);
   }, 5_000);
   const payment = (await api(as, "GET", `/payments/${paymentId}`)).body.data;
-  expect(message).toMatchObject({ type: "event.published", businessId: as.businessId, mode: as.mode, data: { resourceId: paymentId } });
-  expect(message!.data.envelope).toEqual({ event: kind, data: payment, metadata: { sentAt: expect.any(String), event: payment.events[0] } });
+  expect(message).toMatchObject({
+    type: "event.published",
+    businessId: as.businessId,
+    mode: as.mode,
+    data: { resourceId: paymentId },
+  });
+  expect(message!.data.envelope).toEqual({
+    event: kind,
+    data: payment,
+    metadata: { sentAt: expect.any(String), event: payment.events[0] },
+  });
   expect(payment.events).toEqual([expect.stringMatching(/^evt\./)]);
   return message!;
 }
@@ -37,36 +49,79 @@ describe("paying a bill", () => {
     const as = business();
     const account = h.ledger.openAccount(as.businessId, "test", "NGN", 1_000_000);
     const customer = await announceCustomer(h, as, "Ngozi Obi");
-    const res = await api(as, "POST", "/payments/bill", { ...electricity(), customer, reference: "bill-1", metadata: { orderId: 7 } });
+    const res = await api(as, "POST", "/payments/bill", {
+      ...electricity(),
+      customer,
+      reference: "bill-1",
+      metadata: { orderId: 7 },
+    });
     expect(res.status).toBe(201);
     expect(res.body.code).toBe("success");
     const payment = res.body.data;
     expect(payment.id).toMatch(/^p\.[1-9A-HJ-NP-Za-km-z]{17}$/);
     expect(payment).toMatchObject({
-      object: "payment", type: "bill", status: "successful", amount: 150_000, currency: "NGN", fees: 10_000,
-      feeBreakdown: [{ amount: 10_000, group: "bill-payment", type: "flat" }], account, fundingSource: { type: "account", account: null },
-      method: "bill", customer, reference: "bill-1", failureReason: null, metadata: { orderId: 7 },
+      object: "payment",
+      type: "bill",
+      status: "successful",
+      amount: 150_000,
+      currency: "NGN",
+      fees: 10_000,
+      feeBreakdown: [{ amount: 10_000, group: "bill-payment", type: "flat" }],
+      account,
+      fundingSource: { type: "account", account: null },
+      method: "bill",
+      customer,
+      reference: "bill-1",
+      failureReason: null,
+      metadata: { orderId: 7 },
       methodData: {
-        product: ELECTRICITY, biller: "ikeja-electric", category: "electricity", inputs: { meterNumber: "45000000001", amount: "150000" },
-        accountNumber: "45000000001", accountName: expect.any(String), billerReference: expect.stringMatching(/^SBX-/),
+        product: ELECTRICITY,
+        biller: "ikeja-electric",
+        category: "electricity",
+        inputs: { meterNumber: "45000000001", amount: "150000" },
+        accountNumber: "45000000001",
+        accountName: expect.any(String),
+        billerReference: expect.stringMatching(/^SBX-/),
         output: { token: expect.stringMatching(/^\d{4}(-\d{4}){4}$/), units: expect.stringMatching(/^\d+\.\d{2}$/) },
       },
     });
     expect(h.ledger.balance(account)).toBe(1_000_000 - 160_000);
-    expect(h.ledger.commandsFor(payment.id).map((c) => [c.type, c.data.commandId])).toEqual([["ledger.debit", `${payment.id}:debit`]]);
-    expect(h.ledger.commandsFor(payment.id)[0]).toMatchObject({ businessId: as.businessId, mode: "test", data: { account: null, currency: "NGN", amount: 160_000, reference: payment.id } });
+    expect(h.ledger.commandsFor(payment.id).map((c) => [c.type, c.data.commandId])).toEqual([
+      ["ledger.debit", `${payment.id}:debit`],
+    ]);
+    expect(h.ledger.commandsFor(payment.id)[0]).toMatchObject({
+      businessId: as.businessId,
+      mode: "test",
+      data: { account: null, currency: "NGN", amount: 160_000, reference: payment.id },
+    });
     expect(h.biller.pays.get(payment.id)).toBe(1);
     const event = await theEventOf(as, payment.id, "payment.bill.completed");
-    expect(event.data.envelope.data).toMatchObject({ status: "successful", methodData: { output: payment.methodData.output } });
-    expect((await api(as, "GET", `/payments/${payment.id}`)).body).toEqual({ code: "success", data: { ...payment, events: payment.events } });
+    expect(event.data.envelope.data).toMatchObject({
+      status: "successful",
+      methodData: { output: payment.methodData.output },
+    });
+    expect((await api(as, "GET", `/payments/${payment.id}`)).body).toEqual({
+      code: "success",
+      data: { ...payment, events: payment.events },
+    });
   });
 
   it("debits the given debitSource", async () => {
     const as = business();
     h.ledger.openAccount(as.businessId, "test", "NGN", 1_000_000);
     const wallet = h.ledger.openAccount(as.businessId, "test", "NGN", 500_000, { isDefault: false });
-    const res = await api(as, "POST", "/payments/bill", { product: DATA, inputs: { phoneNumber: "08031234567" }, debitSource: wallet });
-    expect(res.body.data).toMatchObject({ status: "successful", account: wallet, fundingSource: { type: "account", account: wallet }, fees: 0, feeBreakdown: [] });
+    const res = await api(as, "POST", "/payments/bill", {
+      product: DATA,
+      inputs: { phoneNumber: "08031234567" },
+      debitSource: wallet,
+    });
+    expect(res.body.data).toMatchObject({
+      status: "successful",
+      account: wallet,
+      fundingSource: { type: "account", account: wallet },
+      fees: 0,
+      feeBreakdown: [],
+    });
     expect(h.ledger.balance(wallet)).toBe(400_000);
     await theEventOf(as, res.body.data.id, "payment.bill.completed");
   });
@@ -77,10 +132,18 @@ describe("paying a bill", () => {
     const res = await api(as, "POST", "/payments/bill", electricity("45000001111"));
     expect(res.status).toBe(201);
     const payment = res.body.data;
-    expect(payment).toMatchObject({ status: "failed", failureReason: "biller-declined", account, methodData: { output: null } });
+    expect(payment).toMatchObject({
+      status: "failed",
+      failureReason: "biller-declined",
+      account,
+      methodData: { output: null },
+    });
     expect(h.ledger.balance(account)).toBe(1_000_000);
     expect(h.ledger.commandsFor(payment.id).map((c) => c.type)).toEqual(["ledger.debit", "ledger.refund"]);
-    expect(h.ledger.commandsFor(payment.id)[1]!.data).toMatchObject({ commandId: `${payment.id}:refund`, debitCommandId: `${payment.id}:debit` });
+    expect(h.ledger.commandsFor(payment.id)[1]!.data).toMatchObject({
+      commandId: `${payment.id}:refund`,
+      debitCommandId: `${payment.id}:debit`,
+    });
     expect(h.biller.pays.get(payment.id)).toBe(1);
     await theEventOf(as, payment.id, "payment.bill.failed");
   });
@@ -93,8 +156,14 @@ describe("paying a bill", () => {
   ] as const)("fails on %s without calling the biller", async (_name, balance, currency, source, reason) => {
     const as = business();
     const account = h.ledger.openAccount(as.businessId, "test", currency, balance);
-    const debitSource = source === "unknown" ? newId("account")
-      : source === "foreign" ? h.ledger.openAccount(newId("business"), "test", "NGN", 1_000_000) : source === "own" ? account : undefined;
+    const debitSource =
+      source === "unknown"
+        ? newId("account")
+        : source === "foreign"
+          ? h.ledger.openAccount(newId("business"), "test", "NGN", 1_000_000)
+          : source === "own"
+            ? account
+            : undefined;
     const res = await api(as, "POST", "/payments/bill", { ...electricity(), debitSource });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ status: "failed", failureReason: reason, account: null });
@@ -106,8 +175,17 @@ describe("paying a bill", () => {
   it("pays a USD product from the USD default account", async () => {
     const as = business();
     const usd = h.ledger.openAccount(as.businessId, "test", "USD", 10_000);
-    const res = await api(as, "POST", "/payments/bill", { product: US_TOPUP, inputs: { phoneNumber: "+12025550101", amount: 1_000 } });
-    expect(res.body.data).toMatchObject({ status: "successful", currency: "USD", amount: 1_000, fees: 50, account: usd });
+    const res = await api(as, "POST", "/payments/bill", {
+      product: US_TOPUP,
+      inputs: { phoneNumber: "+12025550101", amount: 1_000 },
+    });
+    expect(res.body.data).toMatchObject({
+      status: "successful",
+      currency: "USD",
+      amount: 1_000,
+      fees: 50,
+      account: usd,
+    });
     expect(h.ledger.balance(usd)).toBe(8_950);
     await theEventOf(as, res.body.data.id, "payment.bill.completed");
   });
@@ -123,7 +201,10 @@ describe("a reference", () => {
     expect(ids.size).toBe(1);
     const [id] = [...ids] as [string];
     for (const r of replies) expect(r.status).toBe(201);
-    const again = await api(as, "POST", "/payments/bill", { ...body, inputs: { meterNumber: "45000000001", amount: "200000" } });
+    const again = await api(as, "POST", "/payments/bill", {
+      ...body,
+      inputs: { meterNumber: "45000000001", amount: "200000" },
+    });
     expect(again.body.data).toMatchObject({ id, amount: 150_000 });
     expect(h.ledger.debitsFor(id)).toBe(1);
     expect(h.ledger.commandsFor(id).filter((c) => c.type === "ledger.debit")).toHaveLength(1);
@@ -147,9 +228,13 @@ describe("listing and reading payments", () => {
     const customer = await announceCustomer(h, as, "Fatima Bello");
     const start = new Date().toISOString();
     const ok = (await api(as, "POST", "/payments/bill", { ...electricity(), customer, reference: "list-1" })).body.data;
-    const declined = (await api(as, "POST", "/payments/bill", { ...electricity("45000001111"), reference: "list-2" })).body.data;
-    const data = (await api(as, "POST", "/payments/bill", { product: DATA, inputs: { phoneNumber: "08031234567" }, customer })).body.data;
-    const ids = async (query: string) => (await api(as, "GET", `/payments?${query}`)).body.data.map((p: { id: string }) => p.id);
+    const declined = (await api(as, "POST", "/payments/bill", { ...electricity("45000001111"), reference: "list-2" }))
+      .body.data;
+    const data = (
+      await api(as, "POST", "/payments/bill", { product: DATA, inputs: { phoneNumber: "08031234567" }, customer })
+    ).body.data;
+    const ids = async (query: string) =>
+      (await api(as, "GET", `/payments?${query}`)).body.data.map((p: { id: string }) => p.id);
 
     expect(await ids("")).toEqual([data.id, declined.id, ok.id]);
     expect(await ids("filter=status:successful")).toEqual([data.id, ok.id]);
@@ -163,15 +248,31 @@ describe("listing and reading payments", () => {
     expect(await ids("filter=amount>=150000&sort=amount")).toEqual([ok.id, declined.id]);
 
     const expanded = await api(as, "GET", `/payments?filter=reference:list-1&expand=customer&select=status customer`);
-    expect(expanded.body.data).toEqual([{ id: ok.id, object: "payment", status: "successful", customer: expect.objectContaining({ id: customer, object: "customer", name: "Fatima Bello", status: "active" }) }]);
+    expect(expanded.body.data).toEqual([
+      {
+        id: ok.id,
+        object: "payment",
+        status: "successful",
+        customer: expect.objectContaining({ id: customer, object: "customer", name: "Fatima Bello", status: "active" }),
+      },
+    ]);
     expect((await api(as, "GET", "/payments?filter=bogus:1")).status).toBe(400);
-    expect((await api(as, "GET", "/payments?filter=status|eq")).body).toEqual({ statusCode: 400, message: expect.stringContaining("filter") });
+    expect((await api(as, "GET", "/payments?filter=status|eq")).body).toEqual({
+      statusCode: 400,
+      message: expect.stringContaining("filter"),
+    });
 
     const stranger = business();
-    expect((await api(stranger, "GET", "/payments?countTotal")).body.metadata).toEqual({ hasMore: false, totalCount: 0 });
+    expect((await api(stranger, "GET", "/payments?countTotal")).body.metadata).toEqual({
+      hasMore: false,
+      totalCount: 0,
+    });
     expect((await api(stranger, "GET", `/payments/${ok.id}`)).status).toBe(404);
     expect((await api({ ...as, mode: "live" }, "GET", `/payments/${ok.id}`)).status).toBe(404);
-    expect((await api(as, "GET", `/payments/${newId("payment")}`)).body).toMatchObject({ statusCode: 404, code: "not-found" });
+    expect((await api(as, "GET", `/payments/${newId("payment")}`)).body).toMatchObject({
+      statusCode: 404,
+      code: "not-found",
+    });
   });
 });
 
@@ -179,7 +280,8 @@ describe("events", () => {
   it("every payment of this file produced exactly one events.v1 message", async () => {
     await new Promise((r) => setTimeout(r, 500));
     const perPayment = new Map<string, string[]>();
-    for (const e of h.events) perPayment.set(e.data.resourceId, [...(perPayment.get(e.data.resourceId) ?? []), e.data.envelope.event]);
+    for (const e of h.events)
+      perPayment.set(e.data.resourceId, [...(perPayment.get(e.data.resourceId) ?? []), e.data.envelope.event]);
     expect(perPayment.size).toBeGreaterThan(8);
     for (const [id, kinds] of perPayment) expect(kinds, id).toHaveLength(1);
   });

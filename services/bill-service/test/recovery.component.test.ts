@@ -28,7 +28,11 @@ async function settles(as: Caller, id: string, status: string, kind: string) {
     expect(eventsFor(h, id)).toHaveLength(1);
     return eventsFor(h, id);
   }, 5_000);
-  expect(events[0]!.data.envelope).toMatchObject({ event: kind, data: { id, status }, metadata: { event: payment.events[0] } });
+  expect(events[0]!.data.envelope).toMatchObject({
+    event: kind,
+    data: { id, status },
+    metadata: { event: payment.events[0] },
+  });
   return payment;
 }
 
@@ -38,7 +42,14 @@ describe("a biller that does not answer at once", () => {
     const account = h.ledger.openAccount(as.businessId, "test", "NGN", 5_000_000);
     const res = await api(as, "POST", "/payments/bill", { product: DSTV, inputs: { smartcardNumber: "7000003333" } });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ code: "request-accepted", data: { status: "processing", account, methodData: { billerReference: expect.stringMatching(/^SBX-/), output: null } } });
+    expect(res.body).toMatchObject({
+      code: "request-accepted",
+      data: {
+        status: "processing",
+        account,
+        methodData: { billerReference: expect.stringMatching(/^SBX-/), output: null },
+      },
+    });
     const id = res.body.data.id;
     expect(h.ledger.balance(account)).toBe(5_000_000 - 1_910_000);
     const payment = await settles(as, id, "successful", "payment.bill.completed");
@@ -62,7 +73,10 @@ describe("a biller that does not answer at once", () => {
   it("slower than the biller timeout: the payment is resolved by a query, and the biller is paid once", async () => {
     const as = business();
     const account = h.ledger.openAccount(as.businessId, "test", "NGN", 1_000_000);
-    const res = await api(as, "POST", "/payments/bill", { product: ELECTRICITY, inputs: { meterNumber: "45000002222", amount: 150_000 } });
+    const res = await api(as, "POST", "/payments/bill", {
+      product: ELECTRICITY,
+      inputs: { meterNumber: "45000002222", amount: 150_000 },
+    });
     expect([201, 202]).toContain(res.status);
     const id = res.body.data.id;
     const payment = await settles(as, id, "successful", "payment.bill.completed");
@@ -78,7 +92,10 @@ describe("crashes and lost messages", () => {
     const as = business();
     const account = h.ledger.openAccount(as.businessId, "test", "NGN", 1_000_000);
     h.ledger.hold();
-    const res = await api(as, "POST", "/payments/bill", { product: ELECTRICITY, inputs: { meterNumber: "45000000001", amount: 150_000 } });
+    const res = await api(as, "POST", "/payments/bill", {
+      product: ELECTRICITY,
+      inputs: { meterNumber: "45000000001", amount: 150_000 },
+    });
     expect(res.status).toBe(202);
     expect(res.body.data.status).toBe("debiting");
     const id = res.body.data.id;
@@ -101,7 +118,10 @@ describe("crashes and lost messages", () => {
     const as = business();
     const account = h.ledger.openAccount(as.businessId, "test", "NGN", 1_000_000);
     h.ledger.dropResults(true);
-    const res = await api(as, "POST", "/payments/bill", { product: ELECTRICITY, inputs: { meterNumber: "45000001111", amount: 150_000 } });
+    const res = await api(as, "POST", "/payments/bill", {
+      product: ELECTRICITY,
+      inputs: { meterNumber: "45000001111", amount: 150_000 },
+    });
     expect(res.body.data.status).toBe("debiting");
     const id = res.body.data.id;
     await h.restart();
@@ -117,12 +137,29 @@ describe("crashes and lost messages", () => {
 
   it("a result for a command the service did not send is skipped", async () => {
     const as = business();
-    await h.bus.publish([{
-      topic: "ledger-results.v1", key: "x",
-      value: { type: "ledger.result", businessId: as.businessId, mode: "test", occurredAt: new Date().toISOString(), data: {
-        commandId: `${newId("payment")}:debit`, command: "ledger.debit", status: "succeeded", failureReason: null, account: null, amount: 1, currency: "NGN", availableAfter: 0,
-      } },
-    }, { topic: "ledger-results.v1", key: "y", value: { type: "something-else" } }]);
+    await h.bus.publish([
+      {
+        topic: "ledger-results.v1",
+        key: "x",
+        value: {
+          type: "ledger.result",
+          businessId: as.businessId,
+          mode: "test",
+          occurredAt: new Date().toISOString(),
+          data: {
+            commandId: `${newId("payment")}:debit`,
+            command: "ledger.debit",
+            status: "succeeded",
+            failureReason: null,
+            account: null,
+            amount: 1,
+            currency: "NGN",
+            availableAfter: 0,
+          },
+        },
+      },
+      { topic: "ledger-results.v1", key: "y", value: { type: "something-else" } },
+    ]);
     await h.bus.drained(2_000); // a handler that threw would be retried and keep the bus behind
     expect((await api(as, "GET", "/payments?countTotal")).body.metadata.totalCount).toBe(0);
   });

@@ -1,5 +1,11 @@
 import { enqueue, type OutboxRelay } from "@cardhold/bus";
-import { TOPICS, type CustomerChangedMessage, type CustomerRecord, type CustomerRequest, type Mode } from "@cardhold/contracts";
+import {
+  TOPICS,
+  type CustomerChangedMessage,
+  type CustomerRecord,
+  type CustomerRequest,
+  type Mode,
+} from "@cardhold/contracts";
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db, type Queryable } from "@cardhold/db";
 import { conflict, failpoint, newId, notFound } from "@cardhold/platform";
 import { parseCustomerRequest, storedClaims, toCustomerRecord } from "./domain/customer";

@@ -1,5 +1,12 @@
 import { createOutboxRelay } from "@cardhold/bus";
-import { prepareSchema, registerMessagingGauges, serviceApp, type Service, type ServiceDeps, migrationsOf } from "@cardhold/platform";
+import {
+  prepareSchema,
+  registerMessagingGauges,
+  serviceApp,
+  type Service,
+  type ServiceDeps,
+  migrationsOf,
+} from "@cardhold/platform";
 import { customerUseCases } from "./customers";
 import { customerRoutes } from "./http/routes";
 import { SCHEMA } from "./store/customers.store";

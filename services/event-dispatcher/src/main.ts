@@ -20,13 +20,20 @@ await runServiceProcess({
     DISPATCHER_RETRY_WINDOW_MS: z.coerce.number().int().min(1).default(DEFAULT_RETRY_WINDOW_MS),
     DISPATCHER_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1024).default(DEFAULT_MAX_IN_FLIGHT),
     /** Notifications to one webhook at once, at most (from 8, one more per fast answer): a slow receiver cannot take every slot. */
-    DISPATCHER_MAX_IN_FLIGHT_PER_WEBHOOK: z.coerce.number().int().min(1).max(1024).default(DEFAULT_MAX_IN_FLIGHT_PER_WEBHOOK),
+    DISPATCHER_MAX_IN_FLIGHT_PER_WEBHOOK: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1024)
+      .default(DEFAULT_MAX_IN_FLIGHT_PER_WEBHOOK),
     /** An in-flight delivery of a dispatcher that died is sent again after this long. */
     DISPATCHER_CLAIM_MS: z.coerce.number().int().min(5_000).default(30_000),
     /** Let live-mode deliveries connect to private, loopback and link-local addresses (off by default: SSRF). */
     ALLOW_PRIVATE_WEBHOOK_TARGETS: z.enum(["true", "false"]).default("false"),
     /** Required: the AES-256 key signing keys are sealed with (the webhook-registry's). */
-    SECRETS_KEY: z.string().regex(DATA_KEY_PATTERN, "must be 64 hexadecimal characters (32 bytes): openssl rand -hex 32"),
+    SECRETS_KEY: z
+      .string()
+      .regex(DATA_KEY_PATTERN, "must be 64 hexadecimal characters (32 bytes): openssl rand -hex 32"),
   },
   create: (deps, config) =>
     createService(deps, {

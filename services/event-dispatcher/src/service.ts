@@ -2,7 +2,15 @@ import { Counter, Gauge, type Registry } from "prom-client";
 import { createOutboxRelay } from "@cardhold/bus";
 import type { Db } from "@cardhold/db";
 import {
-  prepareSchema, registerMessagingGauges, scrapeRead, sealPlainSigningKeys, serviceApp, signingKeySealer, type Service, type ServiceDeps, migrationsOf,
+  prepareSchema,
+  registerMessagingGauges,
+  scrapeRead,
+  sealPlainSigningKeys,
+  serviceApp,
+  signingKeySealer,
+  type Service,
+  type ServiceDeps,
+  migrationsOf,
 } from "@cardhold/platform";
 import { createDeliveryWorker } from "./delivery/delivery.worker";
 import { createSigningKeyCache } from "./delivery/signing-keys";
@@ -81,7 +89,10 @@ function registerDeliveryQueueGauges(registry: Registry, db: Db) {
   const due = scrapeRead(() => dueDeliveries(db));
   const perPolicy = (name: string, help: string, pick: (d: DueDeliveries) => number) =>
     new Gauge({
-      name, help, labelNames: ["policy"] as const, registers: [registry],
+      name,
+      help,
+      labelNames: ["policy"] as const,
+      registers: [registry],
       async collect() {
         const read = await due();
         if (!read) return;
@@ -89,6 +100,14 @@ function registerDeliveryQueueGauges(registry: Registry, db: Db) {
         this.set({ policy: "notification" }, pick(read.notification));
       },
     });
-  perPolicy("deliveries_due", "Deliveries whose next attempt is due and that no worker has claimed (capped at 100000)", (d) => d.count);
-  perPolicy("deliveries_oldest_due_seconds", "How long the earliest due, unclaimed delivery has been due", (d) => d.oldestDueSeconds);
+  perPolicy(
+    "deliveries_due",
+    "Deliveries whose next attempt is due and that no worker has claimed (capped at 100000)",
+    (d) => d.count,
+  );
+  perPolicy(
+    "deliveries_oldest_due_seconds",
+    "How long the earliest due, unclaimed delivery has been due",
+    (d) => d.oldestDueSeconds,
+  );
 }

@@ -9,7 +9,15 @@ import { startDispatcher, type DispatcherHarness } from "./harness";
 let h: DispatcherHarness;
 let db: Db;
 let n = 0;
-const ROOM: InsertClaim = { limit: 64, notifications: 48, claimMs: 30_000, perWebhookDecisions: 32, perWebhookNotifications: 8, busy: [], chain: 4 };
+const ROOM: InsertClaim = {
+  limit: 64,
+  notifications: 48,
+  claimMs: 30_000,
+  perWebhookDecisions: 32,
+  perWebhookNotifications: 8,
+  busy: [],
+  chain: 4,
+};
 
 beforeAll(async () => {
   h = await startDispatcher();
@@ -28,16 +36,30 @@ afterAll(async () => {
 async function claimedNotification() {
   n += 1;
   const event = {
-    id: `evt.rec${n}`, businessId: "bus.r", mode: "test", kind: "card.transaction.created", resourceId: `res.rec${n}`,
-    envelope: "{}", policy: "notification" as const, answerBy: null,
+    id: `evt.rec${n}`,
+    businessId: "bus.r",
+    mode: "test",
+    kind: "card.transaction.created",
+    resourceId: `res.rec${n}`,
+    envelope: "{}",
+    policy: "notification" as const,
+    answerBy: null,
   };
   const stored = await insertEventsWithDeliveries(db, [{ event, webhookIds: ["wh.r"] }], ROOM);
   return stored.claimed[0]!;
 }
 
 const outcome = (deliveryId: string, eventId: string): AttemptOutcome => ({
-  deliveryId, eventId, attemptNo: 1, trigger: "initial", url: "http://127.0.0.1:9/r", startedAt: new Date(),
-  httpStatus: 200, latencyMs: 3, responseExcerpt: "ok", error: null,
+  deliveryId,
+  eventId,
+  attemptNo: 1,
+  trigger: "initial",
+  url: "http://127.0.0.1:9/r",
+  startedAt: new Date(),
+  httpStatus: 200,
+  latencyMs: 3,
+  responseExcerpt: "ok",
+  error: null,
 });
 
 const stateOf = async (eventId: string) =>

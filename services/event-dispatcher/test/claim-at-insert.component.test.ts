@@ -15,21 +15,40 @@ afterAll(async () => {
   await h.stop();
 });
 
-const ROOM: InsertClaim = { limit: 64, notifications: 48, claimMs: 30_000, perWebhookDecisions: 32, perWebhookNotifications: 8, busy: [], chain: 4 };
+const ROOM: InsertClaim = {
+  limit: 64,
+  notifications: 48,
+  claimMs: 30_000,
+  perWebhookDecisions: 32,
+  perWebhookNotifications: 8,
+  busy: [],
+  chain: 4,
+};
 
 function event(resourceId: string, policy: "decision" | "notification", webhookIds = ["wh.a"]): RoutedEvent {
   n += 1;
   return {
     event: {
-      id: `evt.claim${n}`, businessId: "bus.1", mode: "test", kind: policy === "decision" ? "card.authorization.request" : "card.authorization.closed",
-      resourceId, envelope: `{"n":${n}}`, policy, answerBy: policy === "decision" ? new Date(Date.now() + 4_000) : null,
+      id: `evt.claim${n}`,
+      businessId: "bus.1",
+      mode: "test",
+      kind: policy === "decision" ? "card.authorization.request" : "card.authorization.closed",
+      resourceId,
+      envelope: `{"n":${n}}`,
+      policy,
+      answerBy: policy === "decision" ? new Date(Date.now() + 4_000) : null,
     },
     webhookIds,
   };
 }
 
 const statusOf = async (eventId: string, webhookId = "wh.a") =>
-  (await db.query<{ status: string }>("SELECT status FROM dispatcher.deliveries WHERE event_id = $1 AND webhook_id = $2", [eventId, webhookId])).rows[0]?.status;
+  (
+    await db.query<{ status: string }>(
+      "SELECT status FROM dispatcher.deliveries WHERE event_id = $1 AND webhook_id = $2",
+      [eventId, webhookId],
+    )
+  ).rows[0]?.status;
 
 describe("deliveries claimed as they are stored", () => {
   it("claims the first of a resource with what the worker needs to send it; the next of that resource waits", async () => {
@@ -39,8 +58,15 @@ describe("deliveries claimed as they are stored", () => {
     expect(stored.claimed).toHaveLength(1);
     expect(stored.pending).toBe(1);
     expect(stored.claimed[0]).toMatchObject({
-      event_id: request.event.id, webhook_id: "wh.a", policy: "decision", attempts: 1, trigger: "initial",
-      url: "http://127.0.0.1:9/wh.a", sealed_signing_key: "v1:sealed-wh.a", envelope: request.event.envelope, event_deliveries: 1,
+      event_id: request.event.id,
+      webhook_id: "wh.a",
+      policy: "decision",
+      attempts: 1,
+      trigger: "initial",
+      url: "http://127.0.0.1:9/wh.a",
+      sealed_signing_key: "v1:sealed-wh.a",
+      envelope: request.event.envelope,
+      event_deliveries: 1,
     });
     expect(stored.claimed[0]!.answer_by).toEqual(request.event.answerBy);
     expect(await statusOf(request.event.id)).toBe("delivering");
@@ -60,7 +86,11 @@ describe("deliveries claimed as they are stored", () => {
     const decisions = [1, 2, 3].map((i) => event(`res.d${i}`, "decision"));
     const room = { ...ROOM, limit: 4, notifications: 1, busy: [{ webhookId: "wh.a", policy: "decision", room: 2 }] };
     const stored = await insertEventsWithDeliveries(db, [...notifications, ...decisions], room);
-    expect(stored.claimed.map((c) => c.event_id)).toEqual([decisions[0]!.event.id, decisions[1]!.event.id, notifications[0]!.event.id]);
+    expect(stored.claimed.map((c) => c.event_id)).toEqual([
+      decisions[0]!.event.id,
+      decisions[1]!.event.id,
+      notifications[0]!.event.id,
+    ]);
     expect(stored.pending).toBe(3);
   });
 
@@ -100,6 +130,9 @@ describe("deliveries claimed as they are stored", () => {
   it("an event going to two webhooks is claimed for each, and says so", async () => {
     const both = event("res.y", "notification", ["wh.a", "wh.b"]);
     const stored = await insertEventsWithDeliveries(db, [both], ROOM);
-    expect(stored.claimed.map((c) => [c.webhook_id, c.event_deliveries]).sort()).toEqual([["wh.a", 2], ["wh.b", 2]]);
+    expect(stored.claimed.map((c) => [c.webhook_id, c.event_deliveries]).sort()).toEqual([
+      ["wh.a", 2],
+      ["wh.b", 2],
+    ]);
   });
 });

@@ -18,10 +18,22 @@ beforeEach(async () => {
   await db.query("DELETE FROM dispatcher.events");
 });
 
-const ROOM: ClaimLimits = { limit: 64, notifications: 48, claimMs: 30_000, perWebhookDecisions: 32, perWebhookNotifications: 8, busy: [] };
+const ROOM: ClaimLimits = {
+  limit: 64,
+  notifications: 48,
+  claimMs: 30_000,
+  perWebhookDecisions: 32,
+  perWebhookNotifications: 8,
+  busy: [],
+};
 
 /** `count` deliveries to one webhook, each its own resource unless one is given, due `dueInMs` from now (in seq order). */
-async function store(webhookId: string, policy: "decision" | "notification", count: number, opts: { resource?: string; dueInMs?: number; status?: string } = {}) {
+async function store(
+  webhookId: string,
+  policy: "decision" | "notification",
+  count: number,
+  opts: { resource?: string; dueInMs?: number; status?: string } = {},
+) {
   const tag = `${webhookId}.${policy}.${Math.random().toString(36).slice(2, 8)}`;
   await db.query(
     `INSERT INTO dispatcher.events (id, business_id, mode, kind, resource_id, envelope, policy, status)
@@ -38,15 +50,24 @@ async function store(webhookId: string, policy: "decision" | "notification", cou
   return Array.from({ length: count }, (_, i) => `del.${tag}.${i + 1}`);
 }
 
-const claimed = async (limits: Partial<ClaimLimits> = {}) => (await claimDueDeliveries(db, { ...ROOM, ...limits })).deliveries.map((d) => d.id);
+const claimed = async (limits: Partial<ClaimLimits> = {}) =>
+  (await claimDueDeliveries(db, { ...ROOM, ...limits })).deliveries.map((d) => d.id);
 
 describe("the delivery worker's claim", () => {
   it("gives each lane no more than its room, in claim order, with what the worker needs to send", async () => {
     const a = await store("wh.a", "notification", 12);
     const b = await store("wh.b", "notification", 3);
-    const claim = await claimDueDeliveries(db, { ...ROOM, busy: [{ webhookId: "wh.a", policy: "notification", room: 5 }] });
+    const claim = await claimDueDeliveries(db, {
+      ...ROOM,
+      busy: [{ webhookId: "wh.a", policy: "notification", room: 5 }],
+    });
     expect(claim.deliveries.map((d) => d.id).sort()).toEqual([...a.slice(0, 5), ...b].sort());
-    expect(claim.deliveries[0]).toMatchObject({ url: expect.stringContaining("http://127.0.0.1:9/"), sealed_signing_key: expect.stringMatching(/^v1:sealed-wh\.[ab]$/), attempts: 1, event_deliveries: 1 });
+    expect(claim.deliveries[0]).toMatchObject({
+      url: expect.stringContaining("http://127.0.0.1:9/"),
+      sealed_signing_key: expect.stringMatching(/^v1:sealed-wh\.[ab]$/),
+      attempts: 1,
+      event_deliveries: 1,
+    });
     expect(await claimed()).toEqual(a.slice(5, 12));
   });
 
@@ -76,7 +97,9 @@ describe("the delivery worker's claim", () => {
     const claim = await claimDueDeliveries(db, ROOM);
     expect(claim.deliveries.map((d) => d.id)).toEqual(other);
     expect(claim.blocked).toBe(2);
-    await db.query("UPDATE dispatcher.deliveries SET status = 'delivered' WHERE status = 'delivering' AND resource_id = 'res.same'");
+    await db.query(
+      "UPDATE dispatcher.deliveries SET status = 'delivered' WHERE status = 'delivering' AND resource_id = 'res.same'",
+    );
     expect(await claimed()).toEqual([behind[0]]);
   });
 });

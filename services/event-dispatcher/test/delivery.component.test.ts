@@ -37,14 +37,38 @@ interface Hook {
   signingKey: string;
 }
 
-async function webhook(businessId: string, url: string, change: Partial<WebhookChangedMessage["data"]> = {}): Promise<Hook> {
-  const data = { id: newId("webhook"), url, events: [], signingKey: `key-${Math.random()}`, status: "enabled" as const, isDefault: true, ...change };
-  const value: WebhookChangedMessage = { type: "webhook.changed", businessId, mode: "test", occurredAt: new Date().toISOString(), data };
+async function webhook(
+  businessId: string,
+  url: string,
+  change: Partial<WebhookChangedMessage["data"]> = {},
+): Promise<Hook> {
+  const data = {
+    id: newId("webhook"),
+    url,
+    events: [],
+    signingKey: `key-${Math.random()}`,
+    status: "enabled" as const,
+    isDefault: true,
+    ...change,
+  };
+  const value: WebhookChangedMessage = {
+    type: "webhook.changed",
+    businessId,
+    mode: "test",
+    occurredAt: new Date().toISOString(),
+    data,
+  };
   await bus.publish([{ topic: TOPICS.webhooks, key: data.id, value }]);
   return { id: data.id, businessId, signingKey: data.signingKey };
 }
 
-async function publishEvent(businessId: string, event: string, data: Record<string, unknown>, resourceId?: string, answerBy?: Date) {
+async function publishEvent(
+  businessId: string,
+  event: string,
+  data: Record<string, unknown>,
+  resourceId?: string,
+  answerBy?: Date,
+) {
   const message = eventMessage(businessId, event, data, resourceId);
   if (answerBy) (message.value as { data: { answerBy?: string } }).data.answerBy = answerBy.toISOString();
   await bus.publish([message]);
@@ -54,7 +78,12 @@ async function publishEvent(businessId: string, event: string, data: Record<stri
 async function api(method: string, path: string, businessId: string, body?: unknown) {
   const res = await fetch(http.url + path, {
     method,
-    headers: { "x-internal-token": INTERNAL, "x-business-id": businessId, "x-mode": "test", "content-type": "application/json" },
+    headers: {
+      "x-internal-token": INTERNAL,
+      "x-business-id": businessId,
+      "x-mode": "test",
+      "content-type": "application/json",
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -72,14 +101,24 @@ describe("notification delivery", () => {
     const got = r.byEvent(id)[0]!;
     expect(got.headers["service-signature"]).toBe(sign(got.raw, hook.signingKey));
     expect(got.headers["content-type"]).toBe("application/json");
-    expect(got.json).toMatchObject({ event: "card.transaction.created", data: { amount: -50000 }, metadata: { event: id } });
+    expect(got.json).toMatchObject({
+      event: "card.transaction.created",
+      data: { amount: -50000 },
+      metadata: { event: id },
+    });
     const event = await eventually(async () => {
       const res = await api("GET", `/events/${id}`, biz);
       expect(res.body.data.status).toBe("delivered");
       return res.body.data;
     });
     expect(event.deliveries).toEqual([
-      expect.objectContaining({ webhook: hook.id, status: "delivered", attempts: [expect.objectContaining({ attempt: 1, trigger: "initial", url: r.url, httpStatus: 200, error: null })] }),
+      expect.objectContaining({
+        webhook: hook.id,
+        status: "delivered",
+        attempts: [
+          expect.objectContaining({ attempt: 1, trigger: "initial", url: r.url, httpStatus: 200, error: null }),
+        ],
+      }),
     ]);
   });
 
@@ -99,7 +138,9 @@ describe("notification delivery", () => {
       expect(res.body.data.status).toBe("delivered");
       return res.body.data;
     });
-    expect(event.deliveries[0].attempts.map((a: { httpStatus: number; trigger: string }) => [a.httpStatus, a.trigger])).toEqual([
+    expect(
+      event.deliveries[0].attempts.map((a: { httpStatus: number; trigger: string }) => [a.httpStatus, a.trigger]),
+    ).toEqual([
       [500, "initial"],
       [201, "scheduled"],
       [200, "scheduled"],
@@ -112,7 +153,10 @@ describe("notification delivery", () => {
     await webhook(biz, r.url);
     r.answerWith({ status: 503 });
     const { id } = await publishEvent(biz, "card.authorization.closed", { status: "declined" });
-    await eventually(async () => expect((await api("GET", `/events/${id}`, biz)).body.data.status).toBe("failed"), 10_000);
+    await eventually(
+      async () => expect((await api("GET", `/events/${id}`, biz)).body.data.status).toBe("failed"),
+      10_000,
+    );
     const before = r.byEvent(id).length;
     expect(before).toBeGreaterThanOrEqual(3);
     r.answerWith({ status: 200 });
@@ -142,13 +186,20 @@ describe("decision events", () => {
     const biz = business();
     const hook = await webhook(biz, r.url);
     r.answerWith({ status: 200, body: { action: "approve" } });
-    const { id, resourceId } = await publishEvent(biz, "card.authorization.request", { type: "capture", status: "pending" });
+    const { id, resourceId } = await publishEvent(biz, "card.authorization.request", {
+      type: "capture",
+      status: "pending",
+    });
     const answer = await eventually(() => {
       const found = decisions.find((d) => d.data.eventId === id);
       expect(found).toBeDefined();
       return found!;
     });
-    expect(answer).toMatchObject({ businessId: biz, mode: "test", data: { resourceId, webhookId: hook.id, httpStatus: 200, body: { action: "approve" }, error: null } });
+    expect(answer).toMatchObject({
+      businessId: biz,
+      mode: "test",
+      data: { resourceId, webhookId: hook.id, httpStatus: 200, body: { action: "approve" }, error: null },
+    });
     expect(answer.data.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
@@ -186,7 +237,13 @@ describe("decision events", () => {
     await webhook(biz, r.url);
     r.answerWith({ status: 200, body: { action: "approve" }, delayMs: 3_000 });
     const started = Date.now();
-    const { id } = await publishEvent(biz, "card.authorization.request", { type: "capture" }, undefined, new Date(started + 1_000));
+    const { id } = await publishEvent(
+      biz,
+      "card.authorization.request",
+      { type: "capture" },
+      undefined,
+      new Date(started + 1_000),
+    );
     const answer = await eventually(() => {
       const found = decisions.find((d) => d.data.eventId === id);
       expect(found).toBeDefined();
@@ -201,8 +258,16 @@ describe("decision events", () => {
     const biz = business();
     await webhook(biz, r.url);
     r.answerWith({ status: 200, body: { action: "approve" } });
-    const { id } = await publishEvent(biz, "card.authorization.request", { type: "capture" }, undefined, new Date(Date.now() + 100));
-    await eventually(() => expect(decisions.find((d) => d.data.eventId === id)?.data.error).toBe("platform-overloaded"));
+    const { id } = await publishEvent(
+      biz,
+      "card.authorization.request",
+      { type: "capture" },
+      undefined,
+      new Date(Date.now() + 100),
+    );
+    await eventually(() =>
+      expect(decisions.find((d) => d.data.eventId === id)?.data.error).toBe("platform-overloaded"),
+    );
     expect(r.byEvent(id)).toHaveLength(0);
     const attempts = (await api("GET", `/events/${id}`, biz)).body.data.deliveries[0].attempts;
     expect(attempts[0].error).toMatch(/not sent: less than 250 ms left before the decision's deadline/);
@@ -221,19 +286,37 @@ describe("routing and isolation", () => {
     const special = await receiver();
     const biz = business();
     await webhook(biz, fallback.url);
-    const extra = await webhook(biz, special.url, { isDefault: false, events: ["card.transaction.created"], status: "created" });
+    const extra = await webhook(biz, special.url, {
+      isDefault: false,
+      events: ["card.transaction.created"],
+      status: "created",
+    });
     const first = await publishEvent(biz, "card.transaction.created", {});
     await eventually(() => expect(fallback.byEvent(first.id)).toHaveLength(1));
 
-    await webhook(biz, special.url, { id: extra.id, signingKey: extra.signingKey, isDefault: false, events: ["card.transaction.created"], status: "enabled" });
+    await webhook(biz, special.url, {
+      id: extra.id,
+      signingKey: extra.signingKey,
+      isDefault: false,
+      events: ["card.transaction.created"],
+      status: "enabled",
+    });
     const second = await publishEvent(biz, "card.transaction.created", {});
     const other = await publishEvent(biz, "card.authorization.closed", { status: "approved" });
     await eventually(() => expect(special.byEvent(second.id)).toHaveLength(1));
-    expect(special.byEvent(second.id)[0]!.headers["service-signature"]).toBe(sign(special.byEvent(second.id)[0]!.raw, extra.signingKey));
+    expect(special.byEvent(second.id)[0]!.headers["service-signature"]).toBe(
+      sign(special.byEvent(second.id)[0]!.raw, extra.signingKey),
+    );
     await eventually(() => expect(fallback.byEvent(other.id)).toHaveLength(1));
     expect(fallback.byEvent(second.id)).toHaveLength(0);
 
-    await webhook(biz, special.url, { id: extra.id, signingKey: extra.signingKey, isDefault: false, events: ["card.transaction.created"], status: "disabled" });
+    await webhook(biz, special.url, {
+      id: extra.id,
+      signingKey: extra.signingKey,
+      isDefault: false,
+      events: ["card.transaction.created"],
+      status: "disabled",
+    });
     const third = await publishEvent(biz, "card.transaction.created", {});
     await eventually(() => expect(fallback.byEvent(third.id)).toHaveLength(1));
     expect(special.byEvent(third.id)).toHaveLength(0);
@@ -245,7 +328,11 @@ describe("routing and isolation", () => {
     await webhook(biz, r.url);
     const resource = `c.auth.${Math.random()}`;
     let failuresLeft = 2;
-    r.answerWith((req) => (req.json?.data?.id === resource && req.json?.data?.step === 1 && failuresLeft-- > 0 ? { status: 500 } : { status: 200 }));
+    r.answerWith((req) =>
+      req.json?.data?.id === resource && req.json?.data?.step === 1 && failuresLeft-- > 0
+        ? { status: 500 }
+        : { status: 200 },
+    );
     const one = await publishEvent(biz, "card.authorization.closed", { step: 1, status: "approved" }, resource);
     const two = await publishEvent(biz, "card.transaction.created", { step: 2 }, resource);
     const elsewhere = await publishEvent(biz, "card.transaction.created", { step: 9 });
@@ -263,13 +350,17 @@ describe("routing and isolation", () => {
     const resource = `c.auth.${Math.random()}`;
     let failuresLeft = 1;
     r.answerWith((req) => (req.json?.data?.step === 1 && failuresLeft-- > 0 ? { status: 500 } : { status: 200 }));
-    const messages = [1, 2, 3].map((step) => eventMessage(biz, step === 1 ? "card.authorization.closed" : "card.transaction.created", { step }, resource));
+    const messages = [1, 2, 3].map((step) =>
+      eventMessage(biz, step === 1 ? "card.authorization.closed" : "card.transaction.created", { step }, resource),
+    );
     await bus.publish(messages);
     await eventually(() => expect(r.byEvent(messages[2]!.eventId)).toHaveLength(1), 10_000);
     const order = r.received.filter((q) => q.json?.data?.id === resource).map((q) => q.json.metadata.event);
     expect(order).toEqual([messages[0]!.eventId, messages[0]!.eventId, messages[1]!.eventId, messages[2]!.eventId]);
     for (const m of messages) {
-      await eventually(async () => expect((await api("GET", `/events/${m.eventId}`, biz)).body.data.status).toBe("delivered"));
+      await eventually(async () =>
+        expect((await api("GET", `/events/${m.eventId}`, biz)).body.data.status).toBe("delivered"),
+      );
     }
   });
 
@@ -298,8 +389,12 @@ describe("routing and isolation", () => {
     const fastBiz = business();
     await webhook(slowBiz, slow.url);
     await webhook(fastBiz, fast.url);
-    const slowEvents = await Promise.all(Array.from({ length: 24 }, (_, i) => publishEvent(slowBiz, "card.transaction.created", { i })));
-    const fastEvents = await Promise.all(Array.from({ length: 600 }, (_, i) => publishEvent(fastBiz, "card.transaction.created", { i })));
+    const slowEvents = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => publishEvent(slowBiz, "card.transaction.created", { i })),
+    );
+    const fastEvents = await Promise.all(
+      Array.from({ length: 600 }, (_, i) => publishEvent(fastBiz, "card.transaction.created", { i })),
+    );
     await eventually(() => expect(fast.received.length).toBeGreaterThanOrEqual(fastEvents.length), 15_000);
     await eventually(() => expect(slow.received.length).toBeGreaterThanOrEqual(slowEvents.length), 15_000);
     expect(slow.mostAtOnce).toBe(8);

@@ -35,7 +35,11 @@ export async function startDispatcher(options: Partial<DispatcherOptions> = {}):
     handler: async (m: IncomingMessage) => void decisions.push(m.value as DecisionAnsweredMessage),
   });
   return {
-    pg, bus, service, http, decisions,
+    pg,
+    bus,
+    service,
+    http,
+    decisions,
     async stop() {
       await http.close();
       await service.stop();

@@ -30,19 +30,39 @@ afterAll(async () => {
 });
 
 async function webhook(businessId: string, mode: Mode, url: string): Promise<void> {
-  const data = { id: newId("webhook"), url, events: [], signingKey: `key-${Math.random()}`, status: "enabled" as const, isDefault: true };
-  const value: WebhookChangedMessage = { type: "webhook.changed", businessId, mode, occurredAt: new Date().toISOString(), data };
+  const data = {
+    id: newId("webhook"),
+    url,
+    events: [],
+    signingKey: `key-${Math.random()}`,
+    status: "enabled" as const,
+    isDefault: true,
+  };
+  const value: WebhookChangedMessage = {
+    type: "webhook.changed",
+    businessId,
+    mode,
+    occurredAt: new Date().toISOString(),
+    data,
+  };
   await bus.publish([{ topic: TOPICS.webhooks, key: data.id, value }]);
 }
 
-async function publishEvent(businessId: string, mode: Mode, kind: string, data: Record<string, unknown> = {}): Promise<string> {
+async function publishEvent(
+  businessId: string,
+  mode: Mode,
+  kind: string,
+  data: Record<string, unknown> = {},
+): Promise<string> {
   const message = eventMessage(businessId, kind, data);
   await bus.publish([{ ...message, value: { ...message.value, mode } }]);
   return message.eventId;
 }
 
 async function getEvent(id: string, businessId: string, mode: Mode) {
-  const res = await fetch(`${http.url}/events/${id}`, { headers: { "x-internal-token": INTERNAL, "x-business-id": businessId, "x-mode": mode } });
+  const res = await fetch(`${http.url}/events/${id}`, {
+    headers: { "x-internal-token": INTERNAL, "x-business-id": businessId, "x-mode": mode },
+  });
   return ((await res.json()) as any).data;
 }
 

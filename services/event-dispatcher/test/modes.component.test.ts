@@ -30,16 +30,27 @@ afterAll(async () => {
 });
 
 /** A webhooks.v1 change: a business's default webhook in one mode, with its own key. */
-function change(businessId: string, mode: Mode, id: string, signingKey: string, occurredAt = new Date()): WebhookChangedMessage {
+function change(
+  businessId: string,
+  mode: Mode,
+  id: string,
+  signingKey: string,
+  occurredAt = new Date(),
+): WebhookChangedMessage {
   return {
-    type: "webhook.changed", businessId, mode, occurredAt: occurredAt.toISOString(),
+    type: "webhook.changed",
+    businessId,
+    mode,
+    occurredAt: occurredAt.toISOString(),
     data: { id, url: receiver.url, events: [], signingKey, status: "enabled", isDefault: true },
   };
 }
 
 async function defaultWebhook(businessId: string, mode: Mode) {
   const hook = { id: newId("webhook"), signingKey: `${mode}-key-${Math.random()}` };
-  await bus.publish([{ topic: TOPICS.webhooks, key: hook.id, value: change(businessId, mode, hook.id, hook.signingKey) }]);
+  await bus.publish([
+    { topic: TOPICS.webhooks, key: hook.id, value: change(businessId, mode, hook.id, hook.signingKey) },
+  ]);
   return hook;
 }
 
@@ -55,9 +66,16 @@ describe("the mode of an event", () => {
     const businessId = newId("business");
     const hooks = { test: await defaultWebhook(businessId, "test"), live: await defaultWebhook(businessId, "live") };
     const events = { test: await publishEvent(businessId, "test"), live: await publishEvent(businessId, "live") };
-    await eventually(() => expect([receiver.byEvent(events.test.eventId).length, receiver.byEvent(events.live.eventId).length]).toEqual([1, 1]));
+    await eventually(() =>
+      expect([receiver.byEvent(events.test.eventId).length, receiver.byEvent(events.live.eventId).length]).toEqual([
+        1, 1,
+      ]),
+    );
 
-    for (const [mode, other] of [["test", "live"], ["live", "test"]] as const) {
+    for (const [mode, other] of [
+      ["test", "live"],
+      ["live", "test"],
+    ] as const) {
       const got = receiver.byEvent(events[mode].eventId)[0]!;
       // Every field of the producer's envelope, in its order, then the mode.
       expect(Object.keys(got.json)).toEqual(["event", "data", "metadata", "mode"]);
@@ -87,8 +105,16 @@ describe("a re-keyed webhook", () => {
     const hook = await defaultWebhook(businessId, "test");
     const later = new Date(Date.now() + 1_000);
     const earlier = new Date(Date.now() - 60_000);
-    await bus.publish([{ topic: TOPICS.webhooks, key: hook.id, value: change(businessId, "test", hook.id, "re-keyed-signing-key-0123456789", later) }]);
-    await bus.publish([{ topic: TOPICS.webhooks, key: hook.id, value: change(businessId, "test", hook.id, hook.signingKey, earlier) }]);
+    await bus.publish([
+      {
+        topic: TOPICS.webhooks,
+        key: hook.id,
+        value: change(businessId, "test", hook.id, "re-keyed-signing-key-0123456789", later),
+      },
+    ]);
+    await bus.publish([
+      { topic: TOPICS.webhooks, key: hook.id, value: change(businessId, "test", hook.id, hook.signingKey, earlier) },
+    ]);
     const event = await publishEvent(businessId, "test");
     await eventually(() => expect(receiver.byEvent(event.eventId)).toHaveLength(1));
     const got = receiver.byEvent(event.eventId)[0]!;

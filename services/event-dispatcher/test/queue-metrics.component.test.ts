@@ -56,7 +56,11 @@ describe("the dispatcher's queue metrics", () => {
 
   it("show the lag of the dispatcher's consumer groups", async () => {
     const samples = await scrape(h.http.url);
-    expect(sampleOf(samples, "consumer_lag_messages", { group: "event-dispatcher.events", topic: "events.v1" })).toBe(0);
-    expect(sampleOf(samples, "consumer_lag_messages", { group: "event-dispatcher.webhooks", topic: "webhooks.v1" })).toBe(0);
+    expect(sampleOf(samples, "consumer_lag_messages", { group: "event-dispatcher.events", topic: "events.v1" })).toBe(
+      0,
+    );
+    expect(
+      sampleOf(samples, "consumer_lag_messages", { group: "event-dispatcher.webhooks", topic: "webhooks.v1" }),
+    ).toBe(0);
   });
 });

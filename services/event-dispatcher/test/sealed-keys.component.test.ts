@@ -30,7 +30,13 @@ let legacyRow: { id: string; businessId: string };
 
 const start = () =>
   createService(
-    { db: pg.db, bus, logger, metrics: createMetrics("dispatcher", false), internalToken: "internal-token-for-sealing-tests" },
+    {
+      db: pg.db,
+      bus,
+      logger,
+      metrics: createMetrics("dispatcher", false),
+      internalToken: "internal-token-for-sealing-tests",
+    },
     { secretsKey: SECRETS_KEY, retrySchedule: { delaysMs: [200, 400], windowMs: 2_500 }, claimMs: 5_000 },
   );
 
@@ -60,10 +66,20 @@ afterAll(async () => {
 
 async function announce(businessId: string, id: string, key: { sealed: string } | { plain: string }) {
   const data = {
-    id, url: receiver.url, events: [], status: "enabled" as const, isDefault: true,
+    id,
+    url: receiver.url,
+    events: [],
+    status: "enabled" as const,
+    isDefault: true,
     ...("sealed" in key ? { sealedSigningKey: key.sealed } : { signingKey: key.plain }),
   };
-  const value: WebhookChangedMessage = { type: "webhook.changed", businessId, mode: "test", occurredAt: new Date().toISOString(), data };
+  const value: WebhookChangedMessage = {
+    type: "webhook.changed",
+    businessId,
+    mode: "test",
+    occurredAt: new Date().toISOString(),
+    data,
+  };
   await bus.publish([{ topic: TOPICS.webhooks, key: id, value }]);
   await bus.drained();
 }
@@ -79,10 +95,12 @@ async function deliverOne(businessId: string) {
 }
 
 const rowOf = async (id: string) =>
-  (await pg.db.query<{ row: string; signing_key: string | null; sealed_signing_key: string }>(
-    "SELECT row_to_json(w)::text AS row, signing_key, sealed_signing_key FROM dispatcher.webhooks w WHERE id = $1",
-    [id],
-  )).rows[0]!;
+  (
+    await pg.db.query<{ row: string; signing_key: string | null; sealed_signing_key: string }>(
+      "SELECT row_to_json(w)::text AS row, signing_key, sealed_signing_key FROM dispatcher.webhooks w WHERE id = $1",
+      [id],
+    )
+  ).rows[0]!;
 
 describe("signing keys in the routing table", () => {
   it("stores the sealed key a message carries, and signs with the key it opens to", async () => {

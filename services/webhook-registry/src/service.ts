@@ -1,6 +1,14 @@
 import { createOutboxRelay } from "@cardhold/bus";
 import {
-  announcedSigningKeySealer, prepareSchema, registerMessagingGauges, sealPlainSigningKeys, serviceApp, signingKeySealer, type Service, type ServiceDeps, migrationsOf,
+  announcedSigningKeySealer,
+  prepareSchema,
+  registerMessagingGauges,
+  sealPlainSigningKeys,
+  serviceApp,
+  signingKeySealer,
+  type Service,
+  type ServiceDeps,
+  migrationsOf,
 } from "@cardhold/platform";
 import { webhookRoutes } from "./http/routes";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
@@ -21,7 +29,11 @@ export async function createService(deps: ServiceDeps, opts: RegistryOptions): P
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
   const keys = signingKeySealer(opts.secretsKey);
   // Each sealed row is published again, so webhooks.v1 carries the sealed key and the compacted topic forgets the plain one.
-  const sealed = await sealPlainSigningKeys(deps.db, { table: "webhooks.webhooks", seal: keys.seal, afterSealing: queueRepublish });
+  const sealed = await sealPlainSigningKeys(deps.db, {
+    table: "webhooks.webhooks",
+    seal: keys.seal,
+    afterSealing: queueRepublish,
+  });
   if (sealed > 0) deps.logger.info({ sealed }, "sealed signing keys kept in plain by an earlier version");
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
   registerMessagingGauges(deps, NAME, SCHEMA);
@@ -33,8 +45,16 @@ export async function createService(deps: ServiceDeps, opts: RegistryOptions): P
     app,
     async start() {
       const republished = await webhooks.republishQueued();
-      if (republished > 0) deps.logger.info({ republished }, "published webhooks changed by a migration on webhooks.v1");
-      await subscribeToBusinesses(deps.db, deps.bus, relay, deps.logger, keys, announcedSigningKeySealer(opts.secretsKey));
+      if (republished > 0)
+        deps.logger.info({ republished }, "published webhooks changed by a migration on webhooks.v1");
+      await subscribeToBusinesses(
+        deps.db,
+        deps.bus,
+        relay,
+        deps.logger,
+        keys,
+        announcedSigningKeySealer(opts.secretsKey),
+      );
       relay.start();
     },
     stop: () => relay.stop(),

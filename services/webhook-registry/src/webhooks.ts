@@ -3,7 +3,15 @@ import type { z } from "zod";
 import { enqueue, type OutboxRelay } from "@cardhold/bus";
 import { TOPICS, type Mode, type WebhookChangedMessage, type WebhookRecord } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
-import { AppError, newId, notFound, sameSecret, stateConflict, validate, type SigningKeySealer } from "@cardhold/platform";
+import {
+  AppError,
+  newId,
+  notFound,
+  sameSecret,
+  stateConflict,
+  validate,
+  type SigningKeySealer,
+} from "@cardhold/platform";
 import {
   createRequestSchema,
   emptyRequestSchema,
@@ -87,7 +95,10 @@ function validateWebhook<S extends z.ZodType>(schema: S, body: unknown): z.outpu
 type Decide = (current: WebhookRow) => WebhookRow | undefined;
 
 export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: WebhookOptions) {
-  const policy = (scope: Scope): UrlPolicy => ({ mode: scope.mode as Mode, allowPrivateTargets: opts.allowPrivateTargets });
+  const policy = (scope: Scope): UrlPolicy => ({
+    mode: scope.mode as Mode,
+    allowPrivateTargets: opts.allowPrivateTargets,
+  });
 
   /** Every change commits with its webhooks.v1 message in one transaction, then wakes the relay. */
   const commit = async <T>(work: (tx: Queryable) => Promise<T>): Promise<T> => {
@@ -124,7 +135,11 @@ export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: 
       const { signingKey = newSigningKey(), ...settings } = input;
       const id = newId("webhook");
       const row = await commit(async (tx) => {
-        const inserted = await insertWebhook(tx, scope, { ...settings, id, sealedSigningKey: opts.keys.seal(id, signingKey) });
+        const inserted = await insertWebhook(tx, scope, {
+          ...settings,
+          id,
+          sealedSigningKey: opts.keys.seal(id, signingKey),
+        });
         await announce(tx, inserted);
         return inserted;
       });

@@ -35,7 +35,10 @@ interface Seeded {
 
 async function seedBusiness(testKey: string, liveKey: string): Promise<Seeded> {
   const seeded = { businessId: newId("business"), testDefault: newId("webhook"), liveDefault: newId("webhook") };
-  for (const [id, mode, key] of [[seeded.testDefault, "test", testKey], [seeded.liveDefault, "live", liveKey]] as const) {
+  for (const [id, mode, key] of [
+    [seeded.testDefault, "test", testKey],
+    [seeded.liveDefault, "live", liveKey],
+  ] as const) {
     await pg.db.query(
       `INSERT INTO webhooks.webhooks (id, business_id, mode, name, url, signing_key, status, is_default, created_at, updated_at)
        VALUES ($1, $2, $3, 'default', 'https://hooks.example.com/default', $4, 'enabled', true, $5, $5)`,
@@ -116,7 +119,9 @@ describe("migration 003: a signing key per mode for the default webhook", () => 
   it("answers each mode's secret with that mode's key only", async () => {
     const test: Caller = { businessId: shared.businessId, mode: "test" };
     const live: Caller = { businessId: shared.businessId, mode: "live" };
-    expect((await call(http, test, "GET", `/webhooks/${shared.testDefault}/secret`)).body.data.signingKey).toBe(await keyOf(shared.testDefault));
+    expect((await call(http, test, "GET", `/webhooks/${shared.testDefault}/secret`)).body.data.signingKey).toBe(
+      await keyOf(shared.testDefault),
+    );
     expect((await call(http, live, "GET", `/webhooks/${shared.liveDefault}/secret`)).body.data.signingKey).toBe(SHARED);
     expect((await call(http, test, "GET", `/webhooks/${shared.liveDefault}/secret`)).status).toBe(404);
   });
@@ -143,15 +148,23 @@ describe("migration 003: a signing key per mode for the default webhook", () => 
 
 describe("migration 004: signing keys sealed at rest", () => {
   it("seals every plain key at start: the table holds none, the API and webhooks.v1 give back the same keys", async () => {
-    const { rows } = await pg.db.query<{ id: string; row: string }>("SELECT id, row_to_json(w)::text AS row FROM webhooks.webhooks w");
+    const { rows } = await pg.db.query<{ id: string; row: string }>(
+      "SELECT id, row_to_json(w)::text AS row FROM webhooks.webhooks w",
+    );
     expect(rows.length).toBe(7);
     for (const { row } of rows) {
-      for (const plain of [SHARED, "test-only-signing-key-0123456789", "live-only-signing-key-0123456789"]) expect(row).not.toContain(plain);
-      expect(JSON.parse(row)).toMatchObject({ signing_key: null, sealed_signing_key: expect.stringMatching(/^v1:[A-Za-z0-9+/]+=*$/) });
+      for (const plain of [SHARED, "test-only-signing-key-0123456789", "live-only-signing-key-0123456789"])
+        expect(row).not.toContain(plain);
+      expect(JSON.parse(row)).toMatchObject({
+        signing_key: null,
+        sealed_signing_key: expect.stringMatching(/^v1:[A-Za-z0-9+/]+=*$/),
+      });
     }
     expect(await keyOf(distinct.testDefault)).toBe("test-only-signing-key-0123456789");
     const test: Caller = { businessId: distinct.businessId, mode: "test" };
-    expect((await call(http, test, "GET", `/webhooks/${distinct.testDefault}/secret`)).body.data.signingKey).toBe("test-only-signing-key-0123456789");
+    expect((await call(http, test, "GET", `/webhooks/${distinct.testDefault}/secret`)).body.data.signingKey).toBe(
+      "test-only-signing-key-0123456789",
+    );
     await eventually(() => expect(published.find((m) => m.key === extraWebhook)).toBeDefined(), 5_000);
     const message = published.find((m) => m.key === extraWebhook)!.value!;
     expect(JSON.stringify(message)).not.toContain(SHARED);
@@ -166,7 +179,9 @@ describe("migration 004: signing keys sealed at rest", () => {
     );
     await again.stop();
     expect((await pg.db.query("SELECT count(*)::int AS n FROM webhooks.republish")).rows[0]).toEqual({ n: 0 });
-    expect((await pg.db.query("SELECT count(*)::int AS n FROM webhooks.webhooks WHERE signing_key IS NOT NULL")).rows[0]).toEqual({ n: 0 });
+    expect(
+      (await pg.db.query("SELECT count(*)::int AS n FROM webhooks.webhooks WHERE signing_key IS NOT NULL")).rows[0],
+    ).toEqual({ n: 0 });
     expect(await keyOf(extraWebhook)).toBe(SHARED);
   });
 });

@@ -2,7 +2,17 @@ import { Writable } from "node:stream";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import { TOPICS, type BusinessCreatedMessage, type Mode, type WebhookChangedMessage } from "@cardhold/contracts";
 import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
-import { createLogger, createMetrics, listen, newDataKey, newId, signingKeySealer, type Listening, type Service, announcedSigningKeySealer } from "@cardhold/platform";
+import {
+  createLogger,
+  createMetrics,
+  listen,
+  newDataKey,
+  newId,
+  signingKeySealer,
+  type Listening,
+  type Service,
+  announcedSigningKeySealer,
+} from "@cardhold/platform";
 import { createService } from "../src/service";
 
 export const INTERNAL = "internal-token-for-webhook-registry-tests";
@@ -59,7 +69,13 @@ export async function startHarness(): Promise<Harness> {
     handler: async (m) => void published.push({ key: m.key, value: m.value as WebhookChangedMessage | null }),
   });
   return {
-    pg, bus, service, http, permissive, published, logLines,
+    pg,
+    bus,
+    service,
+    http,
+    permissive,
+    published,
+    logLines,
     async stop() {
       await permissive.close();
       await http.close();
@@ -86,7 +102,12 @@ export interface Reply {
 export async function call(base: Listening, as: Caller, method: string, path: string, body?: unknown): Promise<Reply> {
   const res = await fetch(base.url + path, {
     method,
-    headers: { "x-internal-token": INTERNAL, "x-business-id": as.businessId, "x-mode": as.mode, "content-type": "application/json" },
+    headers: {
+      "x-internal-token": INTERNAL,
+      "x-business-id": as.businessId,
+      "x-mode": as.mode,
+      "content-type": "application/json",
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
@@ -96,9 +117,15 @@ export async function call(base: Listening, as: Caller, method: string, path: st
  * A businesses.v1 business.created message for a fresh business, as the gateway announces it: the test default's
  * signing key sealed (or, `plain`, as versions before sealing sent it).
  */
-export function businessCreated(url = "https://hooks.example.com/default", signingKey = `default-key-${newId("message")}`, plain = false) {
+export function businessCreated(
+  url = "https://hooks.example.com/default",
+  signingKey = `default-key-${newId("message")}`,
+  plain = false,
+) {
   const businessId = newId("business");
-  const defaultWebhook = plain ? { url, signingKey } : { url, sealedSigningKey: announcedSigningKeySealer(SECRETS_KEY).seal(businessId, signingKey) };
+  const defaultWebhook = plain
+    ? { url, signingKey }
+    : { url, sealedSigningKey: announcedSigningKeySealer(SECRETS_KEY).seal(businessId, signingKey) };
   const value: BusinessCreatedMessage = {
     type: "business.created",
     businessId,

@@ -13,10 +13,11 @@ afterAll(async () => {
 const api = (as: Caller, method: string, path: string, body?: unknown) => call(h.http, as, method, path, body);
 const messagesFor = (id: string): Published[] => h.published.filter((m) => m.key === id);
 /** Waits for exactly `n` webhooks.v1 messages for the webhook (per-key order: later ones cannot overtake). */
-const awaitMessages = (id: string, n: number) => eventually(() => {
-  expect(messagesFor(id)).toHaveLength(n);
-  return messagesFor(id);
-}, 5_000);
+const awaitMessages = (id: string, n: number) =>
+  eventually(() => {
+    expect(messagesFor(id)).toHaveLength(n);
+    return messagesFor(id);
+  }, 5_000);
 
 /** A fresh business, announced on businesses.v1; resolves once its default webhooks exist. */
 async function business(defaultUrl?: string): Promise<{ test: Caller; live: Caller; defaultKey: string }> {
@@ -25,7 +26,10 @@ async function business(defaultUrl?: string): Promise<{ test: Caller; live: Call
   const test: Caller = { businessId: message.value.businessId, mode: "test" };
   const live: Caller = { businessId: message.value.businessId, mode: "live" };
   for (const as of [test, live]) {
-    await eventually(async () => expect((await api(as, "GET", "/webhooks?filter=isDefault:true")).body.data).toHaveLength(1), 5_000);
+    await eventually(
+      async () => expect((await api(as, "GET", "/webhooks?filter=isDefault:true")).body.data).toHaveLength(1),
+      5_000,
+    );
   }
   return { test, live, defaultKey: message.signingKey };
 }
@@ -59,9 +63,21 @@ describe("the businesses.v1 consumer", () => {
         expect(res.body.metadata.totalCount).toBe(1);
         return res.body.data;
       }, 5_000);
-      expect(list[0]).toMatchObject({ object: "webhook", name: "default", url: "https://hooks.example.com/all", status: "enabled", isDefault: true, events: [] });
+      expect(list[0]).toMatchObject({
+        object: "webhook",
+        name: "default",
+        url: "https://hooks.example.com/all",
+        status: "enabled",
+        isDefault: true,
+        events: [],
+      });
       const [announced] = await awaitMessages(list[0].id, 1);
-      expect(announced!.value).toMatchObject({ type: "webhook.changed", businessId, mode, data: { id: list[0].id, isDefault: true, status: "enabled" } });
+      expect(announced!.value).toMatchObject({
+        type: "webhook.changed",
+        businessId,
+        mode,
+        data: { id: list[0].id, isDefault: true, status: "enabled" },
+      });
       // The announced key is the test default's; the live default gets a generated one of its own.
       const signingKey = keyIn(announced!.value);
       if (mode === "test") expect(signingKey).toBe("default-signing-key-0123456789");
@@ -74,7 +90,10 @@ describe("the businesses.v1 consumer", () => {
     expect(JSON.stringify(sealed.value)).not.toContain("sealed-announced-key-0123456789");
     const plain = businessCreated("https://hooks.example.com/plain", "plain-announced-key-0123456789", true);
     await h.bus.publish([sealed, plain]);
-    for (const [message, key] of [[sealed, "sealed-announced-key-0123456789"], [plain, "plain-announced-key-0123456789"]] as const) {
+    for (const [message, key] of [
+      [sealed, "sealed-announced-key-0123456789"],
+      [plain, "plain-announced-key-0123456789"],
+    ] as const) {
       const as: Caller = { businessId: message.value.businessId, mode: "test" };
       const id = await eventually(async () => {
         const list = (await api(as, "GET", "/webhooks?filter=isDefault:true")).body.data;
@@ -87,7 +106,8 @@ describe("the businesses.v1 consumer", () => {
 
   it("gives the test and the live default their own signing keys; each mode's key comes back only for that mode", async () => {
     const { test, live, defaultKey } = await business();
-    const defaultOf = async (as: Caller) => (await api(as, "GET", "/webhooks?filter=isDefault:true")).body.data[0].id as string;
+    const defaultOf = async (as: Caller) =>
+      (await api(as, "GET", "/webhooks?filter=isDefault:true")).body.data[0].id as string;
     const testDefault = await defaultOf(test);
     const liveDefault = await defaultOf(live);
     expect(testDefault).not.toBe(liveDefault);
@@ -95,11 +115,20 @@ describe("the businesses.v1 consumer", () => {
     const testSecret = await api(test, "GET", `/webhooks/${testDefault}/secret`);
     const liveSecret = await api(live, "GET", `/webhooks/${liveDefault}/secret`);
     expect(testSecret).toMatchObject({ status: 200, body: { data: { signingKey: defaultKey } } });
-    expect(liveSecret).toMatchObject({ status: 200, body: { data: { signingKey: expect.stringMatching(/^[0-9a-f]{64}$/) } } });
+    expect(liveSecret).toMatchObject({
+      status: 200,
+      body: { data: { signingKey: expect.stringMatching(/^[0-9a-f]{64}$/) } },
+    });
     expect(liveSecret.body.data.signingKey).not.toBe(testSecret.body.data.signingKey);
     // The attack: a test key asking for the live default's secret (or a live key for the test one's) finds nothing.
-    for (const [as, id] of [[test, liveDefault], [live, testDefault]] as const) {
-      expect(await api(as, "GET", `/webhooks/${id}/secret`)).toMatchObject({ status: 404, body: { code: "not-found" } });
+    for (const [as, id] of [
+      [test, liveDefault],
+      [live, testDefault],
+    ] as const) {
+      expect(await api(as, "GET", `/webhooks/${id}/secret`)).toMatchObject({
+        status: 404,
+        body: { code: "not-found" },
+      });
       expect(await api(as, "POST", `/webhooks/${id}/secret/roll`, {})).toMatchObject({ status: 404 });
     }
     // The dispatcher gets each webhook's own key: the live key signs only the live default's deliveries.
@@ -112,8 +141,12 @@ describe("the businesses.v1 consumer", () => {
 
     // Rolling one mode's key leaves the other's alone.
     const rolled = await api(test, "POST", `/webhooks/${testDefault}/secret/roll`, {});
-    expect((await api(live, "GET", `/webhooks/${liveDefault}/secret`)).body.data.signingKey).toBe(liveSecret.body.data.signingKey);
-    expect((await api(test, "GET", `/webhooks/${testDefault}/secret`)).body.data.signingKey).toBe(rolled.body.data.signingKey);
+    expect((await api(live, "GET", `/webhooks/${liveDefault}/secret`)).body.data.signingKey).toBe(
+      liveSecret.body.data.signingKey,
+    );
+    expect((await api(test, "GET", `/webhooks/${testDefault}/secret`)).body.data.signingKey).toBe(
+      rolled.body.data.signingKey,
+    );
   });
 });
 
@@ -124,29 +157,57 @@ describe("creating a webhook", () => {
     expect(res.status).toBe(201);
     expect(res.body.code).toBe("success");
     const record = res.body.data;
-    expect(Object.keys(record).sort()).toEqual(
-      ["apiVersion", "createdAt", "description", "events", "id", "isDefault", "metadata", "name", "object", "status", "timeoutDefault", "updatedAt", "url"],
-    );
+    expect(Object.keys(record).sort()).toEqual([
+      "apiVersion",
+      "createdAt",
+      "description",
+      "events",
+      "id",
+      "isDefault",
+      "metadata",
+      "name",
+      "object",
+      "status",
+      "timeoutDefault",
+      "updatedAt",
+      "url",
+    ]);
     expect(record).toMatchObject({ ...valid(), object: "webhook", status: "created", isDefault: false });
     expect(record.id).toMatch(/^wh\.[1-9A-HJ-NP-Za-km-z]{17}$/);
     expect(JSON.stringify(res.body)).not.toContain("my-own-signing-key");
     const [message] = await awaitMessages(record.id, 1);
     expect(message!.value).toEqual({
-      type: "webhook.changed", businessId: test.businessId, mode: "test", occurredAt: record.updatedAt,
+      type: "webhook.changed",
+      businessId: test.businessId,
+      mode: "test",
+      occurredAt: record.updatedAt,
       data: {
-        id: record.id, name: "transactions", url: valid().url, events: valid().events, sealedSigningKey: expect.stringMatching(/^v1:/),
-        status: "created", isDefault: false, timeoutDefault: "decline",
+        id: record.id,
+        name: "transactions",
+        url: valid().url,
+        events: valid().events,
+        sealedSigningKey: expect.stringMatching(/^v1:/),
+        status: "created",
+        isDefault: false,
+        timeoutDefault: "decline",
       },
     });
     // The message carries the key sealed (it sits in the outbox and on Kafka), never in plain.
     expect(JSON.stringify(message!.value)).not.toContain("my-own-signing-key");
     expect(keyIn(message!.value)).toBe("my-own-signing-key-0123");
-    expect((await api(test, "GET", `/webhooks/${record.id}/secret`)).body).toEqual({ code: "success", data: { signingKey: "my-own-signing-key-0123" } });
+    expect((await api(test, "GET", `/webhooks/${record.id}/secret`)).body).toEqual({
+      code: "success",
+      data: { signingKey: "my-own-signing-key-0123" },
+    });
   });
 
   it("generates a signing key (32 random bytes, hex) when none is given; optional fields come back null", async () => {
     const { test } = await business();
-    const res = await api(test, "POST", "/webhooks", { name: "minimal", events: ["payment.bill.completed"], url: "https://hooks.example.com/m" });
+    const res = await api(test, "POST", "/webhooks", {
+      name: "minimal",
+      events: ["payment.bill.completed"],
+      url: "https://hooks.example.com/m",
+    });
     expect(res.body.data).toMatchObject({ description: null, apiVersion: null, timeoutDefault: null, metadata: {} });
     const secret = (await api(test, "GET", `/webhooks/${res.body.data.id}/secret`)).body.data.signingKey;
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
@@ -157,13 +218,28 @@ describe("creating a webhook", () => {
   it("lists every bad field at once and creates nothing", async () => {
     const { test } = await business();
     const res = await api(test, "POST", "/webhooks", {
-      name: "", events: [], url: "ftp://hooks.example.com", apiVersion: "2023-02-30", description: 7,
-      signingKey: "short", metadata: { nested: { no: true } }, timeoutDefault: "maybe",
+      name: "",
+      events: [],
+      url: "ftp://hooks.example.com",
+      apiVersion: "2023-02-30",
+      description: 7,
+      signingKey: "short",
+      metadata: { nested: { no: true } },
+      timeoutDefault: "maybe",
     });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ statusCode: 400, code: "invalid-request" });
     const paths = new Set(res.body.errors.map((e: { path: string }) => e.path));
-    expect([...paths].sort()).toEqual(["apiVersion", "description", "events", "metadata.nested", "name", "signingKey", "timeoutDefault", "url"]);
+    expect([...paths].sort()).toEqual([
+      "apiVersion",
+      "description",
+      "events",
+      "metadata.nested",
+      "name",
+      "signingKey",
+      "timeoutDefault",
+      "url",
+    ]);
     const missing = await api(test, "POST", "/webhooks", {});
     expect(missing.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["events", "name", "url"]);
     expect((await api(test, "POST", "/webhooks", [])).status).toBe(400);
@@ -172,20 +248,38 @@ describe("creating a webhook", () => {
 
   it("names an unknown or repeated event kind", async () => {
     const { test } = await business();
-    const unknown = await api(test, "POST", "/webhooks", { ...valid(), events: ["card.transaction.created", "card.nope"] });
+    const unknown = await api(test, "POST", "/webhooks", {
+      ...valid(),
+      events: ["card.transaction.created", "card.nope"],
+    });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors).toEqual([{ path: "events[1]", message: expect.stringContaining('unknown event kind "card.nope"') }]);
-    const repeated = await api(test, "POST", "/webhooks", { ...valid(), events: ["card.transaction.created", "card.transaction.created"] });
+    expect(unknown.body.errors).toEqual([
+      { path: "events[1]", message: expect.stringContaining('unknown event kind "card.nope"') },
+    ]);
+    const repeated = await api(test, "POST", "/webhooks", {
+      ...valid(),
+      events: ["card.transaction.created", "card.transaction.created"],
+    });
     expect(repeated.body.errors).toEqual([{ path: "events", message: expect.stringContaining("repeat") }]);
   });
 
   it("refuses private targets in live mode, allows them in test mode and with ALLOW_PRIVATE_WEBHOOK_TARGETS", async () => {
     const { test, live } = await business();
     const internal = [
-      "http://localhost:4000/x", "http://10.0.0.8/x", "http://169.254.169.254/latest", "http://[::1]/x", "http://0.0.0.0/x",
+      "http://localhost:4000/x",
+      "http://10.0.0.8/x",
+      "http://169.254.169.254/latest",
+      "http://[::1]/x",
+      "http://0.0.0.0/x",
       // every special-purpose range, not only private and loopback
-      "http://198.18.0.1/", "http://224.0.0.1/", "http://255.255.255.255/", "http://192.0.0.1/", "http://240.0.0.1/",
-      "http://[::ffff:0:7f00:1]/", "http://[64:ff9b:1::7f00:1]/", "http://[2001:db8::1]/",
+      "http://198.18.0.1/",
+      "http://224.0.0.1/",
+      "http://255.255.255.255/",
+      "http://192.0.0.1/",
+      "http://240.0.0.1/",
+      "http://[::ffff:0:7f00:1]/",
+      "http://[64:ff9b:1::7f00:1]/",
+      "http://[2001:db8::1]/",
     ];
     for (const url of internal) {
       const refused = await api(live, "POST", "/webhooks", { ...valid(), url });
@@ -195,7 +289,9 @@ describe("creating a webhook", () => {
     }
     expect((await api(live, "POST", "/webhooks", valid())).status).toBe(201);
     expect((await api(test, "POST", "/webhooks", { ...valid(), url: "http://localhost:4000/x" })).status).toBe(201);
-    expect((await call(h.permissive, live, "POST", "/webhooks", { ...valid(), url: "http://10.0.0.8/x" })).status).toBe(201);
+    expect((await call(h.permissive, live, "POST", "/webhooks", { ...valid(), url: "http://10.0.0.8/x" })).status).toBe(
+      201,
+    );
     const id = await create(live);
     expect((await api(live, "PUT", `/webhooks/${id}`, { url: "http://192.168.1.1/x" })).status).toBe(400);
   });
@@ -205,27 +301,58 @@ describe("reading, changing and deleting", () => {
   it("gets, lists through the query language (default included), updates and deletes with a tombstone", async () => {
     const { test } = await business();
     const id = await create(test);
-    const other = await create(test, { ...valid(), name: "bills", events: ["payment.bill.completed", "payment.bill.failed"] });
+    const other = await create(test, {
+      ...valid(),
+      name: "bills",
+      events: ["payment.bill.completed", "payment.bill.failed"],
+    });
     const got = await api(test, "GET", `/webhooks/${id}`);
     expect(got.body.data).toMatchObject({ id, name: "transactions", status: "created" });
 
     const all = await api(test, "GET", "/webhooks?countTotal");
     expect(all.body.metadata).toEqual({ hasMore: false, totalCount: 3 });
     expect(all.body.data.map((w: { id: string }) => w.id).slice(0, 2)).toEqual([other, id]); // newest first
-    expect((await api(test, "GET", "/webhooks?filter=isDefault:false&sort=name")).body.data.map((w: { name: string }) => w.name)).toEqual(["bills", "transactions"]);
-    expect((await api(test, "GET", "/webhooks?filter=events|all|payment.bill.failed")).body.data.map((w: { id: string }) => w.id)).toEqual([other]);
-    expect((await api(test, "GET", "/webhooks?limit=1&select=id name")).body).toMatchObject({ data: [{ id: other, name: "bills" }], metadata: { hasMore: true } });
+    expect(
+      (await api(test, "GET", "/webhooks?filter=isDefault:false&sort=name")).body.data.map(
+        (w: { name: string }) => w.name,
+      ),
+    ).toEqual(["bills", "transactions"]);
+    expect(
+      (await api(test, "GET", "/webhooks?filter=events|all|payment.bill.failed")).body.data.map(
+        (w: { id: string }) => w.id,
+      ),
+    ).toEqual([other]);
+    expect((await api(test, "GET", "/webhooks?limit=1&select=id name")).body).toMatchObject({
+      data: [{ id: other, name: "bills" }],
+      metadata: { hasMore: true },
+    });
     expect((await api(test, "GET", "/webhooks?filter=signingKey:x")).status).toBe(400);
     expect((await api(test, "GET", "/webhooks?filter=name")).status).toBe(400);
 
     const before = got.body.data;
-    const change = { name: "renamed", description: "all", events: ["card.authorization.closed"], apiVersion: "2024-02-29", metadata: { team: "risk" }, timeoutDefault: "approve" };
+    const change = {
+      name: "renamed",
+      description: "all",
+      events: ["card.authorization.closed"],
+      apiVersion: "2024-02-29",
+      metadata: { team: "risk" },
+      timeoutDefault: "approve",
+    };
     const updated = await api(test, "PUT", `/webhooks/${id}`, change);
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toMatchObject({ ...change, url: before.url, status: "created", createdAt: before.createdAt });
+    expect(updated.body.data).toMatchObject({
+      ...change,
+      url: before.url,
+      status: "created",
+      createdAt: before.createdAt,
+    });
     expect(Date.parse(updated.body.data.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
-    expect((await api(test, "PUT", `/webhooks/${id}`, { signingKey: "another-key-0123456789" })).body.errors).toEqual([{ path: "signingKey", message: expect.stringContaining("roll") }]);
-    expect((await api(test, "PUT", `/webhooks/${id}`, { events: ["nope"], apiVersion: "2024-13-01" })).status).toBe(400);
+    expect((await api(test, "PUT", `/webhooks/${id}`, { signingKey: "another-key-0123456789" })).body.errors).toEqual([
+      { path: "signingKey", message: expect.stringContaining("roll") },
+    ]);
+    expect((await api(test, "PUT", `/webhooks/${id}`, { events: ["nope"], apiVersion: "2024-13-01" })).status).toBe(
+      400,
+    );
     expect((await api(test, "PUT", `/webhooks/${id}`, {})).body.data).toEqual(updated.body.data);
 
     const deleted = await api(test, "DELETE", `/webhooks/${id}`);
@@ -233,7 +360,9 @@ describe("reading, changing and deleting", () => {
     expect((await api(test, "GET", `/webhooks/${id}`)).status).toBe(404);
     expect((await api(test, "DELETE", `/webhooks/${id}`)).status).toBe(404);
     const messages = await awaitMessages(id, 3); // created, updated, tombstone (the empty PUT announced nothing)
-    expect(messages[1]!.value).toMatchObject({ data: { name: "renamed", events: ["card.authorization.closed"], timeoutDefault: "approve" } });
+    expect(messages[1]!.value).toMatchObject({
+      data: { name: "renamed", events: ["card.authorization.closed"], timeoutDefault: "approve" },
+    });
     expect(messages[2]).toEqual({ key: id, value: null });
   });
 
@@ -241,10 +370,19 @@ describe("reading, changing and deleting", () => {
     const { test, live } = await business();
     const stranger = (await business()).test;
     const id = await create(test);
-    for (const [as, target] of [[stranger, id], [live, id], [test, "wh.unknown"]] as const) {
+    for (const [as, target] of [
+      [stranger, id],
+      [live, id],
+      [test, "wh.unknown"],
+    ] as const) {
       for (const [method, path, body] of [
-        ["GET", "", undefined], ["PUT", "", { name: "x" }], ["DELETE", "", undefined], ["POST", "/enable", {}],
-        ["POST", "/disable", {}], ["GET", "/secret", undefined], ["POST", "/secret/roll", {}],
+        ["GET", "", undefined],
+        ["PUT", "", { name: "x" }],
+        ["DELETE", "", undefined],
+        ["POST", "/enable", {}],
+        ["POST", "/disable", {}],
+        ["GET", "/secret", undefined],
+        ["POST", "/secret/roll", {}],
       ] as const) {
         const res = await api(as, method, `/webhooks/${target}${path}`, body);
         expect(res.status, `${method} ${path} as ${as.businessId}/${as.mode}`).toBe(404);
@@ -261,12 +399,21 @@ describe("enable and disable", () => {
   it("moves created → enabled → disabled → enabled; repeating an action changes nothing; created cannot be disabled", async () => {
     const { test } = await business();
     const id = await create(test);
-    expect((await api(test, "POST", `/webhooks/${id}/disable`, {}))).toMatchObject({ status: 422, body: { code: "invalid-state" } });
-    expect((await api(test, "POST", `/webhooks/${id}/enable`, { extra: true }))).toMatchObject({ status: 400, body: { errors: [{ path: "(body)" }] } });
+    expect(await api(test, "POST", `/webhooks/${id}/disable`, {})).toMatchObject({
+      status: 422,
+      body: { code: "invalid-state" },
+    });
+    expect(await api(test, "POST", `/webhooks/${id}/enable`, { extra: true })).toMatchObject({
+      status: 400,
+      body: { errors: [{ path: "(body)" }] },
+    });
     const enabled = await api(test, "POST", `/webhooks/${id}/enable`, {});
     expect(enabled.body.data.status).toBe("enabled");
     const again = await api(test, "POST", `/webhooks/${id}/enable`);
-    expect(again).toMatchObject({ status: 200, body: { data: { status: "enabled", updatedAt: enabled.body.data.updatedAt } } });
+    expect(again).toMatchObject({
+      status: 200,
+      body: { data: { status: "enabled", updatedAt: enabled.body.data.updatedAt } },
+    });
     expect((await api(test, "POST", `/webhooks/${id}/disable`, {})).body.data.status).toBe("disabled");
     expect((await api(test, "POST", `/webhooks/${id}/disable`, {})).body.data.status).toBe("disabled");
     expect((await api(test, "POST", `/webhooks/${id}/enable`, {})).body.data.status).toBe("enabled");
@@ -279,20 +426,39 @@ describe("the default webhook", () => {
   it("cannot be enabled, disabled, deleted or renamed or narrowed; its url, description, metadata and timeout change", async () => {
     const { test } = await business("https://hooks.example.com/fallback");
     const id = (await api(test, "GET", "/webhooks?filter=isDefault:true")).body.data[0].id;
-    for (const [method, path] of [["POST", "/enable"], ["POST", "/disable"], ["DELETE", ""]] as const) {
+    for (const [method, path] of [
+      ["POST", "/enable"],
+      ["POST", "/disable"],
+      ["DELETE", ""],
+    ] as const) {
       const res = await api(test, method, `/webhooks/${id}${path}`, method === "POST" ? {} : undefined);
       expect(res, `${method} ${path}`).toMatchObject({ status: 422, body: { statusCode: 422, code: "invalid-state" } });
     }
-    const narrowed = await api(test, "PUT", `/webhooks/${id}`, { name: "mine", events: ["card.transaction.created"], apiVersion: "2024-01-01", url: "https://x.example.com" });
+    const narrowed = await api(test, "PUT", `/webhooks/${id}`, {
+      name: "mine",
+      events: ["card.transaction.created"],
+      apiVersion: "2024-01-01",
+      url: "https://x.example.com",
+    });
     expect(narrowed.status).toBe(422);
     expect(narrowed.body.errors.map((e: { path: string }) => e.path)).toEqual(["name", "events", "apiVersion"]);
-    const change = { url: "https://hooks.example.com/new", description: "fallback", metadata: { on: true }, timeoutDefault: "approve", name: "default" };
+    const change = {
+      url: "https://hooks.example.com/new",
+      description: "fallback",
+      metadata: { on: true },
+      timeoutDefault: "approve",
+      name: "default",
+    };
     const updated = await api(test, "PUT", `/webhooks/${id}`, change);
     expect(updated.body.data).toMatchObject({ ...change, isDefault: true, status: "enabled", events: [] });
     const rolled = await api(test, "POST", `/webhooks/${id}/secret/roll`, {});
     expect(rolled.status).toBe(200);
     const messages = await awaitMessages(id, 3);
-    expect(messages[1]!.value?.data).toMatchObject({ url: "https://hooks.example.com/new", timeoutDefault: "approve", isDefault: true });
+    expect(messages[1]!.value?.data).toMatchObject({
+      url: "https://hooks.example.com/new",
+      timeoutDefault: "approve",
+      isDefault: true,
+    });
     expect(keyIn(messages[2]!.value)).toBe(rolled.body.data.signingKey);
   });
 });
@@ -301,13 +467,19 @@ describe("the signing key", () => {
   it("is read from /secret, rolled to a generated or given key, returned once, and sent to the dispatcher", async () => {
     const { test } = await business();
     const id = await create(test, { ...valid(), signingKey: "first-signing-key-0123" });
-    expect((await api(test, "GET", `/webhooks/${id}/secret`)).body.data).toEqual({ signingKey: "first-signing-key-0123" });
+    expect((await api(test, "GET", `/webhooks/${id}/secret`)).body.data).toEqual({
+      signingKey: "first-signing-key-0123",
+    });
     const generated = await api(test, "POST", `/webhooks/${id}/secret/roll`);
     expect(generated.body).toEqual({ code: "success", data: { signingKey: expect.stringMatching(/^[0-9a-f]{64}$/) } });
-    expect((await api(test, "GET", `/webhooks/${id}/secret`)).body.data.signingKey).toBe(generated.body.data.signingKey);
+    expect((await api(test, "GET", `/webhooks/${id}/secret`)).body.data.signingKey).toBe(
+      generated.body.data.signingKey,
+    );
     const given = await api(test, "POST", `/webhooks/${id}/secret/roll`, { signingKey: "second-signing-key-0123" });
     expect(given.body.data).toEqual({ signingKey: "second-signing-key-0123" });
-    expect((await api(test, "POST", `/webhooks/${id}/secret/roll`, { signingKey: "short" })).body.errors).toEqual([{ path: "signingKey", message: expect.any(String) }]);
+    expect((await api(test, "POST", `/webhooks/${id}/secret/roll`, { signingKey: "short" })).body.errors).toEqual([
+      { path: "signingKey", message: expect.any(String) },
+    ]);
     expect(JSON.stringify((await api(test, "GET", `/webhooks/${id}`)).body)).not.toContain("second-signing-key");
     const keys = (await awaitMessages(id, 3)).map((m) => keyIn(m.value));
     expect(keys).toEqual(["first-signing-key-0123", generated.body.data.signingKey, "second-signing-key-0123"]);
@@ -335,7 +507,12 @@ describe("the signing key", () => {
   it("never reaches a log line", () => {
     const log = h.logLines.join("");
     expect(log).toContain('"path":"/webhooks"');
-    for (const key of ["my-own-signing-key-0123", "first-signing-key-0123", "second-signing-key-0123", "default-signing-key-0123456789"]) {
+    for (const key of [
+      "my-own-signing-key-0123",
+      "first-signing-key-0123",
+      "second-signing-key-0123",
+      "default-signing-key-0123456789",
+    ]) {
       expect(log).not.toContain(key);
     }
   });

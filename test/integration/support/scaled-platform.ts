@@ -1,6 +1,12 @@
 import { startRoundRobinProxy, type RoundRobinProxy } from "../../chaos/round-robin-proxy";
 import { sharedServiceEnv, stopInstances } from "./instances";
-import { freePort, SERVICE_NAMES, startServiceProcess, type RunningProcess, type ServiceName } from "./service-processes";
+import {
+  freePort,
+  SERVICE_NAMES,
+  startServiceProcess,
+  type RunningProcess,
+  type ServiceName,
+} from "./service-processes";
 
 /** One process of a service: `<service>-<n>`, on its own port. */
 export interface ServiceInstance {
@@ -33,7 +39,10 @@ async function readyWithin(instance: ServiceInstance, timeoutMs: number): Promis
   const p = instance.process!;
   while (Date.now() < deadline) {
     if (p.child.exitCode !== null) throw new Error(`${instance.id} exited with ${p.child.exitCode}:\n${p.output()}`);
-    const status = await fetch(`${instance.url}/ready`).then((r) => r.status, () => 0);
+    const status = await fetch(`${instance.url}/ready`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -47,7 +56,10 @@ async function readyWithin(instance: ServiceInstance, timeoutMs: number): Promis
  * connections; the gateways are left unbalanced so the caller picks one per request.
  */
 export async function startScaledPlatform(
-  databaseUrl: string, kafkaBrokers: string, count: number, extraEnv: Record<string, string> = {},
+  databaseUrl: string,
+  kafkaBrokers: string,
+  count: number,
+  extraEnv: Record<string, string> = {},
 ): Promise<ScaledPlatform> {
   const instances: ServiceInstance[] = [];
   for (const name of SERVICE_NAMES) {
@@ -62,12 +74,22 @@ export async function startScaledPlatform(
     balancers.push(proxy);
     return proxy.url;
   };
-  const { env, operatorToken } = await sharedServiceEnv({ databaseUrl, kafkaBrokers, poolSize: 4, urlOf: balanced, extraEnv });
+  const { env, operatorToken } = await sharedServiceEnv({
+    databaseUrl,
+    kafkaBrokers,
+    poolSize: 4,
+    urlOf: balanced,
+    extraEnv,
+  });
   const spawnedAt = Date.now();
   for (const i of instances) i.process = await startServiceProcess(i.name, env, i.port, false);
   const started = await Promise.allSettled(instances.map((i) => readyWithin(i, READY_TIMEOUT_MS)));
   const startedInMs = Date.now() - spawnedAt;
-  const stop = () => stopInstances(instances.flatMap((i) => (i.process ? [i.process] : [])), balancers);
+  const stop = () =>
+    stopInstances(
+      instances.flatMap((i) => (i.process ? [i.process] : [])),
+      balancers,
+    );
   const failed = started.flatMap((s) => (s.status === "rejected" ? [String(s.reason)] : []));
   if (failed.length > 0) {
     await stop();

@@ -59,7 +59,9 @@ export async function startServiceProcess(
   waitForReady = true,
 ): Promise<RunningProcess> {
   // CPU_PROFILE_DIR: each service writes V8 CPU profiles (one per thread) into <dir>/<service> when it exits.
-  const profile = process.env.CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}/${name}`] : [];
+  const profile = process.env.CPU_PROFILE_DIR
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}/${name}`]
+    : [];
   await ensureBuilt();
   const child = spawn(process.execPath, [...profile, "--enable-source-maps", `services/${name}/dist/main.js`], {
     cwd: ROOT,
@@ -112,7 +114,11 @@ export interface Platform {
 }
 
 /** The six services as separate processes against the given database and Kafka brokers. */
-export async function startPlatform(databaseUrl: string, kafkaBrokers: string, extraEnv: Record<string, string> = {}): Promise<Platform> {
+export async function startPlatform(
+  databaseUrl: string,
+  kafkaBrokers: string,
+  extraEnv: Record<string, string> = {},
+): Promise<Platform> {
   const ports = {} as Record<ServiceName, number>;
   for (const name of SERVICE_NAMES) ports[name] = await freePort();
   const operatorToken = randomBytes(16).toString("hex");

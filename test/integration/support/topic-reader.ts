@@ -26,8 +26,16 @@ export async function readTopic(brokers: string, topic: string): Promise<TopicRe
 }
 
 /** Publishes JSON messages to a topic, as another service would. */
-export async function produce(brokers: string, topic: string, messages: Array<{ key: string; value: unknown; id: string }>) {
-  const kafka = new Kafka({ clientId: "integration-test-producer", brokers: brokers.split(","), logLevel: logLevel.NOTHING });
+export async function produce(
+  brokers: string,
+  topic: string,
+  messages: Array<{ key: string; value: unknown; id: string }>,
+) {
+  const kafka = new Kafka({
+    clientId: "integration-test-producer",
+    brokers: brokers.split(","),
+    logLevel: logLevel.NOTHING,
+  });
   const producer = kafka.producer();
   await producer.connect();
   await producer.send({

@@ -40,9 +40,12 @@ export function envelope(event: string, data: object, eventId = uniqueId("evt.")
   return JSON.stringify({ event, data, metadata: { sentAt: new Date().toISOString(), event: eventId } });
 }
 
-export const request = (fields: AuthorizationFields, eventId?: string) => envelope("card.authorization.request", authorization(fields), eventId);
-export const closed = (fields: AuthorizationFields, eventId?: string) => envelope("card.authorization.closed", authorization(fields), eventId);
-export const update = (fields: AuthorizationFields, eventId?: string) => envelope("card.authorization.update", authorization(fields), eventId);
+export const request = (fields: AuthorizationFields, eventId?: string) =>
+  envelope("card.authorization.request", authorization(fields), eventId);
+export const closed = (fields: AuthorizationFields, eventId?: string) =>
+  envelope("card.authorization.closed", authorization(fields), eventId);
+export const update = (fields: AuthorizationFields, eventId?: string) =>
+  envelope("card.authorization.update", authorization(fields), eventId);
 
 /** What a receiver answers: an authorization answer, `{code}` or `{error}`. */
 export interface DeliveryAnswer {
@@ -53,8 +56,16 @@ export interface DeliveryAnswer {
   error?: string;
 }
 
-export async function deliver(webhookUrl: string, body: string, signature = sign(body)): Promise<{ status: number; body: DeliveryAnswer }> {
-  const res = await fetch(webhookUrl, { method: "POST", headers: { "content-type": "application/json", "service-signature": signature }, body });
+export async function deliver(
+  webhookUrl: string,
+  body: string,
+  signature = sign(body),
+): Promise<{ status: number; body: DeliveryAnswer }> {
+  const res = await fetch(webhookUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", "service-signature": signature },
+    body,
+  });
   return { status: res.status, body: (await res.json()) as DeliveryAnswer };
 }
 
@@ -69,12 +80,22 @@ export interface WalletBody {
 /** The admin API of a running wallet receiver. */
 export function admin(baseUrl: string) {
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(baseUrl + path, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as { data?: unknown[]; [field: string]: unknown } };
   };
   return {
     call,
-    async createWallet(body: { holderName?: string; available: number; cards: string[]; active?: boolean; captureLimit?: number }) {
+    async createWallet(body: {
+      holderName?: string;
+      available: number;
+      cards: string[];
+      active?: boolean;
+      captureLimit?: number;
+    }) {
       const res = await call("POST", "/wallets", { holderName: "Ada Obi", ...body });
       if (res.status !== 201) throw new Error(`POST /wallets answered ${res.status}: ${JSON.stringify(res.body)}`);
       return res.body as unknown as WalletBody;

@@ -56,8 +56,10 @@ function reachableByServerAccount(binaries: PostgresBinaries): PostgresBinaries 
   }
   // Only a tree this (root) process put there and nobody else can change: never binaries someone else planted.
   const owner = statSync(cache);
-  if (owner.uid !== 0 || owner.mode & 0o022) throw new Error(`${cache} is not root's own, read-only copy of the PostgreSQL binaries: remove it`);
+  if (owner.uid !== 0 || owner.mode & 0o022)
+    throw new Error(`${cache} is not root's own, read-only copy of the PostgreSQL binaries: remove it`);
   const moved = (path: string) => join(cache, relative(tree, path));
-  if (!existsSync(moved(binaries.postgres))) throw new Error(`PostgreSQL binaries not found in ${cache} (${basename(tree)})`);
+  if (!existsSync(moved(binaries.postgres)))
+    throw new Error(`PostgreSQL binaries not found in ${cache} (${basename(tree)})`);
   return { initdb: moved(binaries.initdb), postgres: moved(binaries.postgres) };
 }

@@ -66,7 +66,11 @@ async function ownedDirectory(dir: string, account: ServerAccount | undefined) {
   if (account) chownSync(dir, account.uid, account.gid);
 }
 
-async function initCluster(binaries: PostgresBinaries, opts: PostgresServerOptions, account: ServerAccount | undefined) {
+async function initCluster(
+  binaries: PostgresBinaries,
+  opts: PostgresServerOptions,
+  account: ServerAccount | undefined,
+) {
   await ownedDirectory(opts.clusterDir, account);
   const args = [
     `--pgdata=${opts.clusterDir}`,
@@ -88,7 +92,9 @@ async function initCluster(binaries: PostgresBinaries, opts: PostgresServerOptio
 let binaryMajor: string | undefined;
 
 function checkClusterVersion(binaries: PostgresBinaries, clusterDir: string) {
-  binaryMajor ??= /\(PostgreSQL\) (\d+)/.exec(execFileSync(binaries.postgres, ["--version"], { encoding: "utf8" }))?.[1];
+  binaryMajor ??= /\(PostgreSQL\) (\d+)/.exec(
+    execFileSync(binaries.postgres, ["--version"], { encoding: "utf8" }),
+  )?.[1];
   const clusterMajor = readFileSync(`${clusterDir}/PG_VERSION`, "utf8").trim();
   if (binaryMajor && clusterMajor !== binaryMajor) {
     throw new Error(
@@ -154,7 +160,11 @@ async function waitUntilReaped(pid: number, timeoutMs = 30_000) {
 }
 
 async function signalUntilGone(pid: number) {
-  for (const [signal, waitMs] of [["SIGINT", 20_000], ["SIGQUIT", 5_000], ["SIGKILL", 5_000]] as const) {
+  for (const [signal, waitMs] of [
+    ["SIGINT", 20_000],
+    ["SIGQUIT", 5_000],
+    ["SIGKILL", 5_000],
+  ] as const) {
     try {
       process.kill(pid, signal);
     } catch {
@@ -168,7 +178,12 @@ async function signalUntilGone(pid: number) {
   }
 }
 
-function spawnServer(binaries: PostgresBinaries, opts: PostgresServerOptions, port: number, account: ServerAccount | undefined) {
+function spawnServer(
+  binaries: PostgresBinaries,
+  opts: PostgresServerOptions,
+  port: number,
+  account: ServerAccount | undefined,
+) {
   const settings: Record<string, string | number> = {
     listen_addresses: "",
     unix_socket_directories: opts.socketDir,
@@ -210,7 +225,9 @@ async function waitUntilReady(child: ChildProcess, url: string, opts: PostgresSe
     }
     if (Date.now() > deadline) {
       child.kill("SIGQUIT");
-      throw new Error(`PostgreSQL did not accept connections in time; the end of ${opts.logFile}:\n${logTail(opts.logFile)}`);
+      throw new Error(
+        `PostgreSQL did not accept connections in time; the end of ${opts.logFile}:\n${logTail(opts.logFile)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -19,7 +19,14 @@ export function serverAccount(): ServerAccount | undefined {
   try {
     return { uid: idOf("-u", "postgres"), gid: idOf("-g", "postgres") };
   } catch {
-    execFileSync("useradd", ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"]);
+    execFileSync("useradd", [
+      "--system",
+      "--user-group",
+      "--no-create-home",
+      "--shell",
+      "/usr/sbin/nologin",
+      "postgres",
+    ]);
     return { uid: idOf("-u", "postgres"), gid: idOf("-g", "postgres") };
   }
 }

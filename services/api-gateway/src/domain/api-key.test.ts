@@ -13,7 +13,13 @@ describe("api keys", () => {
   });
 
   it("rejects malformed keys", () => {
-    for (const bad of ["", "sk.test.", "sk.prod.123456789ABCDEFGHJKLMNPQRSTUVWXYZa", "pk.test.x", generateApiKey("test") + "0"]) {
+    for (const bad of [
+      "",
+      "sk.test.",
+      "sk.prod.123456789ABCDEFGHJKLMNPQRSTUVWXYZa",
+      "pk.test.x",
+      generateApiKey("test") + "0",
+    ]) {
       expect(parseApiKey(bad)).toBeUndefined();
     }
   });

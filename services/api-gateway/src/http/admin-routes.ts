@@ -14,7 +14,8 @@ export function adminRoutes(app: Express, businesses: BusinessUseCases, operator
   const guard = (req: Request, _res: Response, next: NextFunction) => {
     const given = req.header("x-operator-token");
     if (!operatorToken) throw new AppError(404, "not-found", "Admin endpoints are disabled: no OPERATOR_TOKEN is set");
-    if (!given || !sameSecret(given, operatorToken)) throw new AppError(401, "unauthorized", "A valid X-Operator-Token header is required");
+    if (!given || !sameSecret(given, operatorToken))
+      throw new AppError(401, "unauthorized", "A valid X-Operator-Token header is required");
     next();
   };
 
@@ -33,6 +34,9 @@ export function adminRoutes(app: Express, businesses: BusinessUseCases, operator
 
   /** Revokes (idempotent): 401 on this gateway at once, on every gateway within a second. */
   app.delete("/admin/businesses/:id/keys/:keyId", guard, async (req, res) => {
-    res.json({ code: "success", data: await businesses.revokeKey(req.params.id as string, req.params.keyId as string) });
+    res.json({
+      code: "success",
+      data: await businesses.revokeKey(req.params.id as string, req.params.keyId as string),
+    });
   });
 }

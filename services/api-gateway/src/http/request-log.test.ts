@@ -20,8 +20,19 @@ function fakeDb(fail = false) {
 /** The logs a statement wrote (they go as one JSON document). */
 const logsOf = (values: unknown[]) => JSON.parse(values[0] as string) as Record<string, unknown>[];
 
-function serve(log: ReturnType<typeof createRequestLog>, path: string, body: unknown, loggedBody: unknown = { ok: true }) {
-  const req = { caller: { businessId: "business_1", mode: "test", keyId: "key_1" }, requestId: `req_${path}`, method: "POST", path, body } as unknown as Request;
+function serve(
+  log: ReturnType<typeof createRequestLog>,
+  path: string,
+  body: unknown,
+  loggedBody: unknown = { ok: true },
+) {
+  const req = {
+    caller: { businessId: "business_1", mode: "test", keyId: "key_1" },
+    requestId: `req_${path}`,
+    method: "POST",
+    path,
+    body,
+  } as unknown as Request;
   const res = Object.assign(new EventEmitter(), { statusCode: 201, loggedBody }) as unknown as Response;
   log.middleware(req, res, (() => undefined) as NextFunction);
   res.emit("finish");
@@ -39,19 +50,32 @@ describe("request log", () => {
     expect(statements).toHaveLength(1);
     const logs = logsOf(statements[0]!);
     expect(logs.map((l) => l.path)).toEqual(["/customers", "/cards", "/webhooks"]);
-    expect(logs[1]).toMatchObject({ business_id: "business_1", mode: "test", api_key: "key_1", status: 201, request_body: { pin: "[redacted]" } });
+    expect(logs[1]).toMatchObject({
+      business_id: "business_1",
+      mode: "test",
+      api_key: "key_1",
+      status: 201,
+      request_body: { pin: "[redacted]" },
+    });
     expect(JSON.stringify(logs)).not.toContain("1234");
   });
 
   it("a proxied response is logged from its bytes: secrets redacted, not-JSON as null, too large as a marker", async () => {
     const { db, statements } = fakeDb();
     const log = createRequestLog(db, pino({ level: "silent" }), { delayMs: 1_000 });
-    serve(log, "/keys", null, Buffer.from(JSON.stringify({ data: { id: "k1", secret: "sk_live_abc", nested: [{ token: "t" }] } })));
+    serve(
+      log,
+      "/keys",
+      null,
+      Buffer.from(JSON.stringify({ data: { id: "k1", secret: "sk_live_abc", nested: [{ token: "t" }] } })),
+    );
     serve(log, "/html", null, Buffer.from("<html>oops</html>"));
     serve(log, "/big", null, Buffer.from(JSON.stringify({ data: "x".repeat(20_000) })));
     await log.flush();
     const [keys, html, big] = logsOf(statements[0]!);
-    expect(keys!.response_body).toEqual({ data: { id: "k1", secret: "[redacted]", nested: [{ token: "[redacted]" }] } });
+    expect(keys!.response_body).toEqual({
+      data: { id: "k1", secret: "[redacted]", nested: [{ token: "[redacted]" }] },
+    });
     expect(html!.response_body).toBeNull();
     expect(big!.response_body).toEqual({ truncated: true, bytes: 20_011 });
   });

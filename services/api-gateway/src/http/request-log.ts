@@ -48,7 +48,11 @@ export interface RequestLog {
  * of the last fraction of a second — they are a record for the developer, not state (money and state changes live
  * in the services).
  */
-export function createRequestLog(db: Db, logger: Logger, opts: { delayMs?: number; maxBatch?: number } = {}): RequestLog {
+export function createRequestLog(
+  db: Db,
+  logger: Logger,
+  opts: { delayMs?: number; maxBatch?: number } = {},
+): RequestLog {
   const delayMs = opts.delayMs ?? 20;
   const maxBatch = opts.maxBatch ?? 500;
   let waiting: NewRequestLog[] = [];
@@ -74,7 +78,12 @@ export function createRequestLog(db: Db, logger: Logger, opts: { delayMs?: numbe
     else timer ??= setTimeout(() => void flush(), delayMs);
   };
 
-  const entryFor = (req: Request, res: Response, caller: NonNullable<Request["caller"]>, durationMs: number): NewRequestLog => ({
+  const entryFor = (
+    req: Request,
+    res: Response,
+    caller: NonNullable<Request["caller"]>,
+    durationMs: number,
+  ): NewRequestLog => ({
     id: newId("log"),
     businessId: caller.businessId,
     mode: caller.mode,

@@ -19,7 +19,8 @@ function paymentPaths(): Paths {
     "/payments/bill": {
       post: operation({
         summary: "Pay a bill",
-        description: "Debits amount + fee, pays the biller, refunds if the biller fails. Waits up to about 8 s for the outcome.",
+        description:
+          "Debits amount + fee, pays the biller, refunds if the biller fails. Waits up to about 8 s for the outcome.",
         body: billPaymentRequestSchema,
         bodyExample: billPaymentRequest,
         status: "201",
@@ -28,7 +29,8 @@ function paymentPaths(): Paths {
         example: { code: "success", data: payment },
         responses: {
           "202": {
-            description: "Still under way (e.g. pending at the biller); a payment.bill.completed or payment.bill.failed event follows",
+            description:
+              "Still under way (e.g. pending at the biller); a payment.bill.completed or payment.bill.failed event follows",
             content: { "application/json": { schema: success(ref(paymentRecord), "request-accepted") } },
           },
           ...billErrors,
@@ -36,9 +38,16 @@ function paymentPaths(): Paths {
       }),
     },
     "/payments/bill/validate": {
-      post: write("Check a bill payment without moving money: price, fee, total and the account holder's name", billPaymentRequestSchema, billValidationRecord, {
-        returns: "What the payment would be", bodyExample: billPaymentRequest, responses: billErrors,
-      }),
+      post: write(
+        "Check a bill payment without moving money: price, fee, total and the account holder's name",
+        billPaymentRequestSchema,
+        billValidationRecord,
+        {
+          returns: "What the payment would be",
+          bodyExample: billPaymentRequest,
+          responses: billErrors,
+        },
+      ),
     },
     "/payments": { get: list("List payments", paymentRecord, ["customer"]) },
     "/payments/{id}": { get: read("Retrieve a payment", paymentRecord) },
@@ -54,7 +63,12 @@ function catalogPaths(): Paths {
   ];
   return {
     "/tools/bills/categories": {
-      get: operation({ summary: "Bill categories", parameters: [countTotal], returns: "Every category", schema: page(ref(billCategoryRecord)) }),
+      get: operation({
+        summary: "Bill categories",
+        parameters: [countTotal],
+        returns: "Every category",
+        schema: page(ref(billCategoryRecord)),
+      }),
     },
     "/tools/bills/products": {
       get: operation({

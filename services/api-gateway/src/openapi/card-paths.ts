@@ -3,7 +3,13 @@
  * test-mode simulation. Bodies are the zod schemas the engine validates; records are in records/cards.ts.
  */
 import {
-  accountRequestSchema, activateCardSchema, cardRequestSchema, cardUpdateSchema, fundCardSchema, programRequestSchema, resetPinSchema,
+  accountRequestSchema,
+  activateCardSchema,
+  cardRequestSchema,
+  cardUpdateSchema,
+  fundCardSchema,
+  programRequestSchema,
+  resetPinSchema,
 } from "@cardhold/contracts";
 import * as examples from "./examples";
 import { list, read, write } from "./operations";
@@ -21,13 +27,17 @@ function programPaths(): Paths {
   return {
     "/card-programs": {
       post: write("Create a card program (a virtual one is live at once)", programRequestSchema, programRecord, {
-        status: "201", bodyExample: examples.programRequest, responses: { "404": error("NotFound", "Unknown settlementAccount or webhook") },
+        status: "201",
+        bodyExample: examples.programRequest,
+        responses: { "404": error("NotFound", "Unknown settlementAccount or webhook") },
       }),
       get: list("List card programs", programRecord),
     },
     "/card-programs/{id}": {
       get: read("Retrieve a card program", programRecord),
-      put: write("Replace a program's fields (not once it is live)", programRequestSchema, programRecord, { responses: state("The program is live") }),
+      put: write("Replace a program's fields (not once it is live)", programRequestSchema, programRecord, {
+        responses: state("The program is live"),
+      }),
     },
   };
 }
@@ -37,24 +47,43 @@ function cardPaths(): Paths {
   return {
     "/cards": {
       post: write("Issue a card (inactive until activated)", cardRequestSchema, cardRecord, {
-        status: "201", bodyExample: examples.cardRequest, example: { code: "success", data: examples.card },
-        responses: { ...referenceTaken, "404": error("NotFound", "Unknown program, customer or account"), ...state("The program is not live; a currency or funding mismatch; insufficient funds for amount") },
+        status: "201",
+        bodyExample: examples.cardRequest,
+        example: { code: "success", data: examples.card },
+        responses: {
+          ...referenceTaken,
+          "404": error("NotFound", "Unknown program, customer or account"),
+          ...state("The program is not live; a currency or funding mismatch; insufficient funds for amount"),
+        },
       }),
       get: list("List cards", cardRecord, ["program", "customer", "fundingSource"]),
     },
     "/cards/{id}": {
       get: read("Retrieve a card (never its PAN or CVV)", cardRecord),
-      put: write("Replace controls and/or metadata (metadata is replaced whole)", cardUpdateSchema, cardRecord, { responses: cardState }),
+      put: write("Replace controls and/or metadata (metadata is replaced whole)", cardUpdateSchema, cardRecord, {
+        responses: cardState,
+      }),
       delete: write("Terminate the card for good", undefined, cardRecord, { responses: cardState }),
     },
-    "/cards/{id}/activate": { post: write("Activate with the card's CVV and a new PIN", activateCardSchema, cardRecord, { responses: cardState }) },
+    "/cards/{id}/activate": {
+      post: write("Activate with the card's CVV and a new PIN", activateCardSchema, cardRecord, {
+        responses: cardState,
+      }),
+    },
     "/cards/{id}/reset-pin": { post: write("Set a new PIN", resetPinSchema, cardRecord, { responses: cardState }) },
     "/cards/{id}/block": { post: write("Block an active card", undefined, cardRecord, { responses: cardState }) },
     "/cards/{id}/unblock": { post: write("Unblock a blocked card", undefined, cardRecord, { responses: cardState }) },
     "/cards/{id}/fund": {
-      post: write("Move money into a card-account card's own account; answers with that account's balance", fundCardSchema, balanceRecord, {
-        responses: state("The card spends from its program's settlement account; a currency mismatch; insufficient funds"),
-      }),
+      post: write(
+        "Move money into a card-account card's own account; answers with that account's balance",
+        fundCardSchema,
+        balanceRecord,
+        {
+          responses: state(
+            "The card spends from its program's settlement account; a currency mismatch; insufficient funds",
+          ),
+        },
+      ),
     },
     "/cards/{id}/funding-source": { get: read("The account the card spends from", accountRecord) },
     "/cards/{id}/funding-source/balance": { get: read("That account's balance", balanceRecord) },
@@ -70,7 +99,9 @@ function accountPaths(): Paths {
   return {
     "/accounts": {
       post: write("Open an account", accountRequestSchema, accountRecord, {
-        status: "201", bodyExample: examples.accountRequest, responses: { ...referenceTaken, "404": error("NotFound", "Unknown customer or settlementAccount") },
+        status: "201",
+        bodyExample: examples.accountRequest,
+        responses: { ...referenceTaken, "404": error("NotFound", "Unknown customer or settlementAccount") },
       }),
       get: list("List accounts", accountRecord, ["customer", "settlementAccount"]),
     },
@@ -80,7 +111,12 @@ function accountPaths(): Paths {
     "/accounts/{id}/logs/csv": {
       get: {
         summary: "All of an account's ledger entries as CSV, newest first",
-        responses: { "200": { description: `CSV with a header row: ${CSV_COLUMNS}`, content: { "text/csv": { schema: { type: "string" } } } } },
+        responses: {
+          "200": {
+            description: `CSV with a header row: ${CSV_COLUMNS}`,
+            content: { "text/csv": { schema: { type: "string" } } },
+          },
+        },
       },
     },
   };
@@ -88,9 +124,13 @@ function accountPaths(): Paths {
 
 function authorizationPaths(): Paths {
   return {
-    "/card-authorizations": { get: list("List card authorizations", authorizationRecord, ["card", "customer", "account", "program"]) },
+    "/card-authorizations": {
+      get: list("List card authorizations", authorizationRecord, ["card", "customer", "account", "program"]),
+    },
     "/card-authorizations/{id}": { get: read("Retrieve a card authorization", authorizationRecord) },
-    "/card-transactions": { get: list("List card transactions", transactionRecord, ["authorization", "card", "customer"]) },
+    "/card-transactions": {
+      get: list("List card transactions", transactionRecord, ["authorization", "card", "customer"]),
+    },
     "/card-transactions/{id}": { get: read("Retrieve a card transaction", transactionRecord) },
   };
 }

@@ -18,7 +18,9 @@ const SCALAR_CONFIGURATION = {
 function operationList(doc: Json): string {
   const paths = Object.entries(doc.paths as Record<string, Record<string, Json>>);
   const items = paths.flatMap(([path, ops]) =>
-    Object.entries(ops).map(([method, op]) => `<li>${method.toUpperCase()} ${escape(path)} — ${escape(String(op.summary ?? ""))}</li>`),
+    Object.entries(ops).map(
+      ([method, op]) => `<li>${method.toUpperCase()} ${escape(path)} — ${escape(String(op.summary ?? ""))}</li>`,
+    ),
   );
   return `<p>This reference needs JavaScript; the OpenAPI document is <a href="/openapi.json">/openapi.json</a>.</p><ul>${items.join("")}</ul>`;
 }

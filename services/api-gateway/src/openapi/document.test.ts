@@ -14,25 +14,46 @@ const METHODS = ["get", "put", "post", "delete", "patch"];
 
 const operations = (items: Json) =>
   Object.entries(items).flatMap(([path, item]) =>
-    Object.entries(item as Json).filter(([method]) => METHODS.includes(method)).map(([method, op]) => ({ path, method, op: op as Json })));
+    Object.entries(item as Json)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => ({ path, method, op: op as Json })),
+  );
 const pathOperations = operations(doc.paths);
 const webhookOperations = operations(doc.webhooks);
 
 /** A schema of the document, with its references to components.schemas made local, as zod reads it. */
 function zodOf(schema: Json): z.ZodType {
-  const text = JSON.stringify({ ...schema, $defs: doc.components.schemas }).replaceAll("#/components/schemas/", "#/$defs/");
+  const text = JSON.stringify({ ...schema, $defs: doc.components.schemas }).replaceAll(
+    "#/components/schemas/",
+    "#/$defs/",
+  );
   return z.fromJSONSchema(JSON.parse(text));
 }
 
-const resolve = (value: Json): Json => (value.$ref ? resolve(value.$ref.slice(2).split("/").reduce((at: Json, key: string) => at[key], doc)) : value);
+const resolve = (value: Json): Json =>
+  value.$ref
+    ? resolve(
+        value.$ref
+          .slice(2)
+          .split("/")
+          .reduce((at: Json, key: string) => at[key], doc),
+      )
+    : value;
 
 /** Every media type in the document that has examples: where it is, its schema and the example values. */
 function examplesIn(value: unknown, where: string): { where: string; schema: Json; values: unknown[] }[] {
   if (!value || typeof value !== "object") return [];
   const node = value as Json;
-  const own = node.schema && (node.example !== undefined || node.examples)
-    ? [{ where, schema: node.schema, values: node.example !== undefined ? [node.example] : Object.values(node.examples).map((e: any) => e.value) }]
-    : [];
+  const own =
+    node.schema && (node.example !== undefined || node.examples)
+      ? [
+          {
+            where,
+            schema: node.schema,
+            values: node.example !== undefined ? [node.example] : Object.values(node.examples).map((e: any) => e.value),
+          },
+        ]
+      : [];
   return [...own, ...Object.entries(node).flatMap(([key, child]) => examplesIn(child, `${where}/${key}`))];
 }
 
@@ -69,7 +90,12 @@ describe("the OpenAPI document", () => {
       const names = op.parameters.filter((p: Json) => p.in === "query").map((p: Json) => p.name);
       expect(names, path).toEqual(LIST_PARAMETERS.filter((n) => n !== "expand" || names.includes("expand")));
       const limit = op.parameters.find((p: Json) => p.name === "limit");
-      expect(limit.schema, path).toEqual({ type: "integer", minimum: 1, maximum: DEFAULT_MAX_LIMIT, default: DEFAULT_LIMIT });
+      expect(limit.schema, path).toEqual({
+        type: "integer",
+        minimum: 1,
+        maximum: DEFAULT_MAX_LIMIT,
+        default: DEFAULT_LIMIT,
+      });
       expect(op.parameters.find((p: Json) => p.name === "countTotal").schema.type, path).toBe("boolean");
     }
   });
@@ -87,9 +113,12 @@ describe("the OpenAPI document", () => {
     for (const { path, method, op } of pathOperations) {
       const success = Object.entries(op.responses).filter(([status]) => status.startsWith("2"));
       expect(success.length, `${method} ${path}`).toBeGreaterThan(0);
-      for (const [, answer] of success) expect(Object.values((answer as Json).content)[0], `${method} ${path}`).toHaveProperty("schema");
+      for (const [, answer] of success)
+        expect(Object.values((answer as Json).content)[0], `${method} ${path}`).toHaveProperty("schema");
       const admin = (op.security ?? doc.security).some((s: Json) => "operatorToken" in s);
-      expect(op.responses["401"].$ref, `${method} ${path}`).toBe(`#/components/responses/${admin ? "OperatorUnauthorized" : "Unauthorized"}`);
+      expect(op.responses["401"].$ref, `${method} ${path}`).toBe(
+        `#/components/responses/${admin ? "OperatorUnauthorized" : "Unauthorized"}`,
+      );
       if (!admin) expect(op.responses["403"], `${method} ${path}`).toBeDefined();
       expect(op.responses["5XX"], `${method} ${path}`).toBeDefined();
       if (op.requestBody) expect(op.responses["400"], `${method} ${path}`).toBeDefined();
@@ -100,7 +129,15 @@ describe("the OpenAPI document", () => {
     expect(doc.security).toEqual([{ secretKey: [] }]);
     expect(doc.components.securitySchemes.secretKey).toMatchObject({ type: "http", scheme: "bearer" });
     expect(doc.components.schemas.Error.required).toEqual(["statusCode", "code", "message"]);
-    for (const status of ["BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "StateConflict", "ServerError"]) {
+    for (const status of [
+      "BadRequest",
+      "Unauthorized",
+      "Forbidden",
+      "NotFound",
+      "Conflict",
+      "StateConflict",
+      "ServerError",
+    ]) {
       expect(doc.components.responses[status].content["application/json"].schema, status).toBeDefined();
     }
   });
@@ -117,12 +154,16 @@ describe("the OpenAPI document", () => {
 
   it("answers the decision events with the receiver's approve, approveCheck and decline", () => {
     const answer = doc.webhooks["card.authorization.request"].post.responses["200"].content["application/json"];
-    expect(answer.schema.anyOf.map((s: Json) => s.$ref)).toEqual(["#/components/schemas/CheckAnswer", "#/components/schemas/AuthorizationAnswer"]);
+    expect(answer.schema.anyOf.map((s: Json) => s.$ref)).toEqual([
+      "#/components/schemas/CheckAnswer",
+      "#/components/schemas/AuthorizationAnswer",
+    ]);
     expect(validAnswer(ANSWERS.approveCheck.value, "check")).toEqual(ANSWERS.approveCheck.value);
     expect(validAnswer(ANSWERS.decline.value)).toEqual(ANSWERS.decline.value);
     expect(zodOf({ $ref: "#/components/schemas/CheckAnswer" }).safeParse({ action: "approve" }).success).toBe(false);
-    expect(doc.webhooks["card.authorization.update"].post.responses["200"].content["application/json"].schema.$ref)
-      .toBe("#/components/schemas/AuthorizationAnswer");
+    expect(
+      doc.webhooks["card.authorization.update"].post.responses["200"].content["application/json"].schema.$ref,
+    ).toBe("#/components/schemas/AuthorizationAnswer");
   });
 
   it("has examples that match their own schemas", () => {
@@ -139,7 +180,9 @@ describe("the OpenAPI document", () => {
 
   it("has webhook examples the receiver SDK accepts, and request examples the services accept", () => {
     for (const kind of EVENT_KINDS.filter((k) => k.startsWith("card."))) {
-      for (const example of Object.values(doc.webhooks[kind].post.requestBody.content["application/json"].examples) as Json[]) {
+      for (const example of Object.values(
+        doc.webhooks[kind].post.requestBody.content["application/json"].examples,
+      ) as Json[]) {
         expect(() => parseEvent(example.value), kind).not.toThrow();
       }
     }

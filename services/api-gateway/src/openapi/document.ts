@@ -21,14 +21,27 @@ const SECURITY_SCHEMES = {
     type: "http",
     scheme: "bearer",
     bearerFormat: "sk.<mode>.<secret>",
-    description: "A secret key: `sk.test.…` or `sk.live.…`. A restricted key holds some of read, write, card-secrets, webhook-secrets.",
+    description:
+      "A secret key: `sk.test.…` or `sk.live.…`. A restricted key holds some of read, write, card-secrets, webhook-secrets.",
   },
-  operatorToken: { type: "apiKey", in: "header", name: "X-Operator-Token", description: "The platform operator's OPERATOR_TOKEN" },
+  operatorToken: {
+    type: "apiKey",
+    in: "header",
+    name: "X-Operator-Token",
+    description: "The platform operator's OPERATOR_TOKEN",
+  },
 };
 
 /** The OpenAPI 3.1 document, built from the same zod schemas that validate requests. */
 export function openApiDocument(): Json {
-  const paths = finishPaths({ ...customerPaths(), ...webhookPaths(), ...eventPaths(), ...enginePaths(), ...billPaths(), ...gatewayPaths() });
+  const paths = finishPaths({
+    ...customerPaths(),
+    ...webhookPaths(),
+    ...eventPaths(),
+    ...enginePaths(),
+    ...billPaths(),
+    ...gatewayPaths(),
+  });
   const deliveries = webhooks();
   return {
     openapi: "3.1.0",

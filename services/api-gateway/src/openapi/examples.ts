@@ -22,8 +22,12 @@ export const customerRequest = {
   type: "individual",
   claims: {
     individualInformation: {
-      firstName: "Ciroma", lastName: "Adekunle", email: "ciroma@example.com",
-      phoneNumber: "+2349154109234", dateOfBirth: "1997-02-13", nationalityCode: "NG",
+      firstName: "Ciroma",
+      lastName: "Adekunle",
+      email: "ciroma@example.com",
+      phoneNumber: "+2349154109234",
+      dateOfBirth: "1997-02-13",
+      nationalityCode: "NG",
     },
     individualIdentity: { type: "bvn", id: "22489035167", issuingCountry: "NG" },
   },
@@ -32,30 +36,54 @@ export const customerRequest = {
 };
 
 export const customer = {
-  id: IDS.customer, object: "customer", ...customerRequest, status: "active",
-  verifications: [{ type: "tier-2", status: "verified" }], ...stamps,
+  id: IDS.customer,
+  object: "customer",
+  ...customerRequest,
+  status: "active",
+  verifications: [{ type: "tier-2", status: "verified" }],
+  ...stamps,
 };
 
 export const programRequest = {
-  name: "Virtual NGN", network: "verve", type: "virtual", currency: "NGN",
+  name: "Virtual NGN",
+  network: "verve",
+  type: "virtual",
+  currency: "NGN",
   authorization: { fundingSourceType: "settlement-account", transactionFee: 1000, timeoutDefault: "decline" },
 };
 
 export const cardRequest = {
-  program: IDS.program, customer: IDS.customer, reference: "card-1", cardHolderName: "Ciroma Adekunle",
+  program: IDS.program,
+  customer: IDS.customer,
+  reference: "card-1",
+  cardHolderName: "Ciroma Adekunle",
   controls: { blockedCategories: ["gambling"], spendingLimits: [{ amount: 5_000_000, interval: "monthly" }] },
   metadata: { walletId: "w-2345" },
 };
 
 export const card = {
-  id: IDS.card, object: "card", type: "virtual", network: "verve", status: "inactive", currency: "NGN",
-  customer: IDS.customer, program: IDS.program, reference: "card-1", fundingSource: IDS.settlement,
+  id: IDS.card,
+  object: "card",
+  type: "virtual",
+  network: "verve",
+  status: "inactive",
+  currency: "NGN",
+  customer: IDS.customer,
+  program: IDS.program,
+  reference: "card-1",
+  fundingSource: IDS.settlement,
   details: { last4: "4921", expiry: "03/28", cardHolderName: "Ciroma Adekunle" },
-  controls: cardRequest.controls, metadata: cardRequest.metadata, ...stamps,
+  controls: cardRequest.controls,
+  metadata: cardRequest.metadata,
+  ...stamps,
 };
 
 export const accountRequest = {
-  name: "Ciroma's wallet", currency: "NGN", type: "virtual", customer: IDS.customer, reference: "wallet-2345",
+  name: "Ciroma's wallet",
+  currency: "NGN",
+  type: "virtual",
+  customer: IDS.customer,
+  reference: "wallet-2345",
   depositChannels: ["bank-account"],
 };
 
@@ -67,42 +95,105 @@ export const webhookRequest = {
 };
 
 export const billPaymentRequest = {
-  product: IDS.product, inputs: { phoneNumber: "08031234567", amount: 50_000 }, customer: IDS.customer, reference: "airtime-2345-1",
+  product: IDS.product,
+  inputs: { phoneNumber: "08031234567", amount: 50_000 },
+  customer: IDS.customer,
+  reference: "airtime-2345-1",
 };
 
 export const payment = {
-  id: IDS.payment, object: "payment", type: "bill", status: "successful", amount: 50_000, currency: "NGN", fees: 0,
-  feeBreakdown: [], account: IDS.settlement, fundingSource: { type: "account", account: null }, method: "bill",
+  id: IDS.payment,
+  object: "payment",
+  type: "bill",
+  status: "successful",
+  amount: 50_000,
+  currency: "NGN",
+  fees: 0,
+  feeBreakdown: [],
+  account: IDS.settlement,
+  fundingSource: { type: "account", account: null },
+  method: "bill",
   methodData: {
-    product: IDS.product, productName: "MTN Airtime", category: "airtime", biller: "mtn-ng",
-    inputs: { phoneNumber: "08031234567", amount: "50000" }, accountNumber: "08031234567", accountName: "CIROMA ADEKUNLE",
-    billerReference: "MTN-7731942", output: { confirmationCode: "A7731942" },
+    product: IDS.product,
+    productName: "MTN Airtime",
+    category: "airtime",
+    biller: "mtn-ng",
+    inputs: { phoneNumber: "08031234567", amount: "50000" },
+    accountNumber: "08031234567",
+    accountName: "CIROMA ADEKUNLE",
+    billerReference: "MTN-7731942",
+    output: { confirmationCode: "A7731942" },
   },
-  customer: IDS.customer, reference: "airtime-2345-1", failureReason: null, events: [IDS.event], metadata: {}, ...stamps,
+  customer: IDS.customer,
+  reference: "airtime-2345-1",
+  failureReason: null,
+  events: [IDS.event],
+  metadata: {},
+  ...stamps,
 };
 
-export const captureRequest = { channel: "online", amount: 500_000, fees: 0, mcc: "5411", merchantDescriptor: "SHOPRITE LEKKI LAGOS NG" };
+export const captureRequest = {
+  channel: "online",
+  amount: 500_000,
+  fees: 0,
+  mcc: "5411",
+  merchantDescriptor: "SHOPRITE LEKKI LAGOS NG",
+};
 
 const networkData = {
-  network: "verve", reference: "1678818170917", rrn: "301234567890", stan: "123456", txnReference: "5951474897",
-  cardAcceptorNameLocation: "SHOPRITE LEKKI LAGOS NG", terminalId: "CHSIM001",
+  network: "verve",
+  reference: "1678818170917",
+  rrn: "301234567890",
+  stan: "123456",
+  txnReference: "5951474897",
+  cardAcceptorNameLocation: "SHOPRITE LEKKI LAGOS NG",
+  terminalId: "CHSIM001",
 };
 
 /** A capture as the receiver is asked about it (card.authorization.request). */
 export const pendingCapture = {
-  id: IDS.authorization, object: "card.authorization", card: IDS.card, customer: IDS.customer, account: IDS.settlement,
-  type: "capture", status: "pending", amount: 500_000, fees: 1000, currency: "NGN", channel: "online", mcc: "5411",
-  reserved: true, networkData, metadata: {}, ...stamps,
+  id: IDS.authorization,
+  object: "card.authorization",
+  card: IDS.card,
+  customer: IDS.customer,
+  account: IDS.settlement,
+  type: "capture",
+  status: "pending",
+  amount: 500_000,
+  fees: 1000,
+  currency: "NGN",
+  channel: "online",
+  mcc: "5411",
+  reserved: true,
+  networkData,
+  metadata: {},
+  ...stamps,
 };
 
-export const approvedCapture = { ...pendingCapture, status: "approved", decisionType: "direct-response", reserved: false };
+export const approvedCapture = {
+  ...pendingCapture,
+  status: "approved",
+  decisionType: "direct-response",
+  reserved: false,
+};
 
 export const pendingCheck = { ...pendingCapture, type: "check", amount: 0, fees: 0, reserved: false };
 
 export const transaction = {
-  id: IDS.transaction, object: "card.transaction", authorization: IDS.authorization, source: IDS.authorization,
-  card: IDS.card, customer: IDS.customer, type: "capture", channel: "online", currency: "NGN", amount: -500_000,
-  fees: -1000, mcc: "5411", networkData, createdAt: AT,
+  id: IDS.transaction,
+  object: "card.transaction",
+  authorization: IDS.authorization,
+  source: IDS.authorization,
+  card: IDS.card,
+  customer: IDS.customer,
+  type: "capture",
+  channel: "online",
+  currency: "NGN",
+  amount: -500_000,
+  fees: -1000,
+  mcc: "5411",
+  networkData,
+  createdAt: AT,
 };
 
 /** The answers a receiver gives to a decision event (packages/receiver: approve, approveCheck, decline). */

@@ -17,7 +17,9 @@ function standardResponses(op: Json, parameters: Json[]): Json {
     ...(takesInput && { "400": error("BadRequest") }),
     "401": admin ? error("OperatorUnauthorized") : error("Unauthorized"),
     ...(!admin && { "403": error("Forbidden") }),
-    ...(admin && { "404": error("NotFound", "Unknown business or key; or admin endpoints are off (no OPERATOR_TOKEN set)") }),
+    ...(admin && {
+      "404": error("NotFound", "Unknown business or key; or admin endpoints are off (no OPERATOR_TOKEN set)"),
+    }),
     ...(namesIds && !admin && { "404": error("NotFound") }),
     ...(op.requestBody !== undefined && { "413": error("PayloadTooLarge"), "415": error("UnsupportedMediaType") }),
     "5XX": error("ServerError"),
@@ -25,7 +27,8 @@ function standardResponses(op: Json, parameters: Json[]): Json {
 }
 
 /** Status codes in order, the 5XX range last. */
-const ordered = (responses: Json): Json => Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+const ordered = (responses: Json): Json =>
+  Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 
 function finishOperation(path: string, op: Json): Json {
   const parameters = [...pathParameters(path), ...((op.parameters as Json[] | undefined) ?? [])];

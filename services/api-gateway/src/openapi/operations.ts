@@ -35,7 +35,10 @@ export function operation(spec: OperationSpec): Json {
     ...(parameters && { parameters }),
     ...(security && { security }),
     ...(body && { requestBody: { required: true, content: json(jsonSchema(body), spec.bodyExample) } }),
-    responses: { [spec.status ?? "200"]: { description: spec.returns, content: json(spec.schema, spec.example) }, ...spec.responses },
+    responses: {
+      [spec.status ?? "200"]: { description: spec.returns, content: json(spec.schema, spec.example) },
+      ...spec.responses,
+    },
   };
 }
 
@@ -47,9 +50,24 @@ export const read = (summary: string, record: z.ZodType, extra: Partial<Operatio
   operation({ summary, returns: theRecord(record), schema: one(record), ...extra });
 
 /** GET of a list page, with the list query language. */
-export const list = (summary: string, record: z.ZodType, expandable: string[] = [], extra: Partial<OperationSpec> = {}) =>
-  operation({ summary, returns: "A page, newest first unless sorted", schema: page(ref(record)), parameters: listParameters(expandable), ...extra });
+export const list = (
+  summary: string,
+  record: z.ZodType,
+  expandable: string[] = [],
+  extra: Partial<OperationSpec> = {},
+) =>
+  operation({
+    summary,
+    returns: "A page, newest first unless sorted",
+    schema: page(ref(record)),
+    parameters: listParameters(expandable),
+    ...extra,
+  });
 
 /** A POST or PUT that answers with one record. */
-export const write = (summary: string, body: z.ZodType | undefined, record: z.ZodType, extra: Partial<OperationSpec> = {}) =>
-  operation({ summary, body, returns: theRecord(record), schema: one(record), ...extra });
+export const write = (
+  summary: string,
+  body: z.ZodType | undefined,
+  record: z.ZodType,
+  extra: Partial<OperationSpec> = {},
+) => operation({ summary, body, returns: theRecord(record), schema: one(record), ...extra });

@@ -5,10 +5,17 @@ import type { Json } from "./schema";
 
 type ListParameter = (typeof LIST_PARAMETERS)[number];
 
-export const query = (name: string, description: string, schema: Json = { type: "string" }): Json => ({ name, in: "query", required: false, description, schema });
+export const query = (name: string, description: string, schema: Json = { type: "string" }): Json => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema,
+});
 
 const LIST_DESCRIPTIONS: Record<Exclude<ListParameter, "limit" | "countTotal" | "expand">, string> = {
-  filter: "Space-separated expressions, `field|op|value` or a shorthand (`field:value`, `field>N`, `field~text`, `-field:value` …).",
+  filter:
+    "Space-separated expressions, `field|op|value` or a shorthand (`field:value`, `field>N`, `field~text`, `-field:value` …).",
   or: "Expressions combined with OR.",
   nor: "Expressions combined with NOR.",
   and: "Expressions combined with AND.",
@@ -19,16 +26,30 @@ const LIST_DESCRIPTIONS: Record<Exclude<ListParameter, "limit" | "countTotal" | 
 };
 
 export const countTotal: Json = {
-  ...query("countTotal", "Also count every match into metadata.totalCount; the bare flag (`&countTotal`) counts as true.", { type: "boolean", default: false }),
+  ...query(
+    "countTotal",
+    "Also count every match into metadata.totalCount; the bare flag (`&countTotal`) counts as true.",
+    { type: "boolean", default: false },
+  ),
   allowEmptyValue: true,
 };
 
 /** The list parameters of one list; `expandable` names its relations (`expand` is left out when it has none). */
 export function listParameters(expandable: string[] = []): Json[] {
   return LIST_PARAMETERS.filter((name) => name !== "expand" || expandable.length > 0).map((name) => {
-    if (name === "limit") return query(name, "Page size.", { type: "integer", minimum: 1, maximum: DEFAULT_MAX_LIMIT, default: DEFAULT_LIMIT });
+    if (name === "limit")
+      return query(name, "Page size.", {
+        type: "integer",
+        minimum: 1,
+        maximum: DEFAULT_MAX_LIMIT,
+        default: DEFAULT_LIMIT,
+      });
     if (name === "countTotal") return countTotal;
-    if (name === "expand") return query(name, `Space-separated relations whose ids become their records (depth 2; \`path:f1,f2\` selects fields): ${expandable.join(", ")}. The schemas show the ids.`);
+    if (name === "expand")
+      return query(
+        name,
+        `Space-separated relations whose ids become their records (depth 2; \`path:f1,f2\` selects fields): ${expandable.join(", ")}. The schemas show the ids.`,
+      );
     return query(name, LIST_DESCRIPTIONS[name]);
   });
 }

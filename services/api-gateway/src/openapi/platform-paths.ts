@@ -3,7 +3,13 @@ import { customerRequestSchema } from "@cardhold/contracts";
 import { createBusinessSchema, createKeySchema } from "../businesses";
 import { customer, customerRequest } from "./examples";
 import { list, operation, read, write } from "./operations";
-import { apiKeyRecord, createdApiKeyRecord, createdBusinessRecord, customerRecord, requestLogRecord } from "./records/platform";
+import {
+  apiKeyRecord,
+  createdApiKeyRecord,
+  createdBusinessRecord,
+  customerRecord,
+  requestLogRecord,
+} from "./records/platform";
 import { error } from "./responses";
 import { ref, success, type Paths } from "./schema";
 
@@ -12,13 +18,18 @@ export function customerPaths(): Paths {
   return {
     "/customers": {
       post: write("Create a customer", customerRequestSchema, customerRecord, {
-        status: "201", bodyExample: customerRequest, example: { code: "success", data: customer }, responses: referenceTaken,
+        status: "201",
+        bodyExample: customerRequest,
+        example: { code: "success", data: customer },
+        responses: referenceTaken,
       }),
       get: list("List customers", customerRecord),
     },
     "/customers/{id}": {
       get: read("Retrieve a customer", customerRecord),
-      put: write("Update a customer (the same body as create)", customerRequestSchema, customerRecord, { responses: referenceTaken }),
+      put: write("Update a customer (the same body as create)", customerRequestSchema, customerRecord, {
+        responses: referenceTaken,
+      }),
     },
   };
 }
@@ -29,13 +40,18 @@ export function gatewayPaths(): Paths {
   return {
     "/logs": { get: list("List this business's API requests in this mode", requestLogRecord, ["apiKey"]) },
     "/admin/businesses": {
-      post: write("Create a business with its default webhooks; answers with a test key, shown once", createBusinessSchema, createdBusinessRecord, {
-        status: "201",
-        security: operator,
-        description:
-          "signingKey (generated when absent) is the test-mode default webhook's key; the live default gets a key of its own, " +
-          "read with a live key (GET /webhooks/{id}/secret).",
-      }),
+      post: write(
+        "Create a business with its default webhooks; answers with a test key, shown once",
+        createBusinessSchema,
+        createdBusinessRecord,
+        {
+          status: "201",
+          security: operator,
+          description:
+            "signingKey (generated when absent) is the test-mode default webhook's key; the live default gets a key of its own, " +
+            "read with a live key (GET /webhooks/{id}/secret).",
+        },
+      ),
     },
     "/admin/businesses/{id}/keys": {
       get: operation({
@@ -44,16 +60,26 @@ export function gatewayPaths(): Paths {
         returns: "The keys",
         schema: success({ type: "array", items: ref(apiKeyRecord) }),
       }),
-      post: write("Create another secret key (test or live), full access or restricted to permissions", createKeySchema, createdApiKeyRecord, {
-        status: "201",
-        security: operator,
-        description:
-          "permissions: read (GET except secrets), write (every other method), card-secrets (GET /cards/{id}/secrets), " +
-          "webhook-secrets (GET /webhooks/{id}/secret). Leave it out for a full-access key.",
-      }),
+      post: write(
+        "Create another secret key (test or live), full access or restricted to permissions",
+        createKeySchema,
+        createdApiKeyRecord,
+        {
+          status: "201",
+          security: operator,
+          description:
+            "permissions: read (GET except secrets), write (every other method), card-secrets (GET /cards/{id}/secrets), " +
+            "webhook-secrets (GET /webhooks/{id}/secret). Leave it out for a full-access key.",
+        },
+      ),
     },
     "/admin/businesses/{id}/keys/{keyId}": {
-      delete: write("Revoke a secret key (idempotent); it answers 401 on every gateway within a second", undefined, apiKeyRecord, { security: operator }),
+      delete: write(
+        "Revoke a secret key (idempotent); it answers 401 on every gateway within a second",
+        undefined,
+        apiKeyRecord,
+        { security: operator },
+      ),
     },
   };
 }

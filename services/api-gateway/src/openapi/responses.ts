@@ -8,14 +8,24 @@ import { AppError, badRequest, conflict, forbidden, notFound, stateConflict, una
 import { FILTER_FORMAT_ERROR, FILTER_FORMAT_MESSAGE } from "@cardhold/query";
 import { named, ref, type Json } from "./schema";
 
-const errorBody = named("Error", errorBodySchema.extend({
-  errorId: z.string().optional().describe("On a 500 or 503: the id the failure was logged under"),
-}).describe("Every error; `errors` lists each bad field of an invalid request"));
+const errorBody = named(
+  "Error",
+  errorBodySchema
+    .extend({
+      errorId: z.string().optional().describe("On a 500 or 503: the id the failure was logged under"),
+    })
+    .describe("Every error; `errors` lists each bad field of an invalid request"),
+);
 
-const filterFormatError = named("FilterFormatError", z.object({
-  statusCode: z.literal(400),
-  message: z.literal(FILTER_FORMAT_MESSAGE),
-}).describe("The exact body for a filter, or, nor or and parameter that cannot be read"));
+const filterFormatError = named(
+  "FilterFormatError",
+  z
+    .object({
+      statusCode: z.literal(400),
+      message: z.literal(FILTER_FORMAT_MESSAGE),
+    })
+    .describe("The exact body for a filter, or, nor or and parameter that cannot be read"),
+);
 
 type Examples = Record<string, unknown>;
 
@@ -34,7 +44,11 @@ export const ERROR_RESPONSES = {
         { path: "reference", message: "must not be empty" },
         { path: "claims.individualInformation.email", message: "must be an e-mail address" },
       ]).toBody(),
-      invalidQuery: { statusCode: 400, code: "invalid-query", message: 'limit must be a whole number from 1 to 100, not "500"' },
+      invalidQuery: {
+        statusCode: 400,
+        code: "invalid-query",
+        message: 'limit must be a whole number from 1 to 100, not "500"',
+      },
       invalidFilter: FILTER_FORMAT_ERROR,
     },
     { anyOf: [ref(errorBody), ref(filterFormatError)] },
@@ -64,11 +78,27 @@ export const ERROR_RESPONSES = {
   ServerError: errorResponse(
     "500 internal-error (nothing internal is shown; errorId names the log entry) or 503 service-unavailable (try again)",
     {
-      internal: { statusCode: 500, code: "internal-error", message: "Internal server error", errorId: "err.2tW3sESJQ4ZW9DKSG" },
-      unavailable: { statusCode: 503, code: "service-unavailable", message: "authorization-engine is unavailable, try again shortly" },
+      internal: {
+        statusCode: 500,
+        code: "internal-error",
+        message: "Internal server error",
+        errorId: "err.2tW3sESJQ4ZW9DKSG",
+      },
+      unavailable: {
+        statusCode: 503,
+        code: "service-unavailable",
+        message: "authorization-engine is unavailable, try again shortly",
+      },
     },
     ref(errorBody),
-    { headers: { "Retry-After": { description: "Seconds to wait, when the database was unavailable", schema: { type: "integer" } } } },
+    {
+      headers: {
+        "Retry-After": {
+          description: "Seconds to wait, when the database was unavailable",
+          schema: { type: "integer" },
+        },
+      },
+    },
   ),
 } satisfies Record<string, Json>;
 

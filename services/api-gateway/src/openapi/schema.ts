@@ -44,12 +44,18 @@ function nameOf(schema: z.ZodType): string {
 export const ref = (schema: z.ZodType): Json => ({ $ref: `#/components/schemas/${nameOf(schema)}` });
 
 /** "The card program" for CardProgram. */
-export const theRecord = (schema: z.ZodType): string => `The ${nameOf(schema).replace(/\B([A-Z])/g, " $1").toLowerCase()}`;
+export const theRecord = (schema: z.ZodType): string =>
+  `The ${nameOf(schema)
+    .replace(/\B([A-Z])/g, " $1")
+    .toLowerCase()}`;
 
 export function componentSchemas(): Record<string, Json> {
   const { schemas } = z.toJSONSchema(registry, { ...OPTIONS, uri: (id) => `#/components/schemas/${id}` });
   return Object.fromEntries(
-    Object.entries(schemas).map(([id, schema]) => [id, { ...bare(schema as Json), ...(descriptions.has(id) && { description: descriptions.get(id) }) }]),
+    Object.entries(schemas).map(([id, schema]) => [
+      id,
+      { ...bare(schema as Json), ...(descriptions.has(id) && { description: descriptions.get(id) }) },
+    ]),
   );
 }
 

@@ -1,7 +1,11 @@
 /** Test mode's stand-ins for the card network and the bank (services/authorization-engine, authorizations.routes.ts). */
 import type { z } from "zod";
 import {
-  simulateCaptureSchema, simulateCheckSchema, simulatePayInSchema, simulateReverseSchema, simulateUpdateSchema,
+  simulateCaptureSchema,
+  simulateCheckSchema,
+  simulatePayInSchema,
+  simulateReverseSchema,
+  simulateUpdateSchema,
 } from "@cardhold/contracts";
 import { approvedCapture, captureRequest } from "./examples";
 import { write, type OperationSpec } from "./operations";
@@ -11,7 +15,12 @@ import { programRecord } from "./records/cards";
 import { error } from "./responses";
 import type { Paths } from "./schema";
 
-const testKeysOnly = { "403": error("Forbidden", "A live key: simulation takes test keys (sk.test.…) only; or a restricted key without write") };
+const testKeysOnly = {
+  "403": error(
+    "Forbidden",
+    "A live key: simulation takes test keys (sk.test.…) only; or a restricted key without write",
+  ),
+};
 
 const DECIDED =
   "Answers once the authorization is decided: by your webhook's answer to the decision event, or by the timeout default " +
@@ -24,7 +33,10 @@ function networkRequest(summary: string, body: z.ZodType, extra: Partial<Operati
       ...extra,
       responses: {
         ...testKeysOnly,
-        "422": error("StateConflict", "Dropped (card, customer or account inactive): no authorization was created; or not allowed in the authorization's state"),
+        "422": error(
+          "StateConflict",
+          "Dropped (card, customer or account inactive): no authorization was created; or not allowed in the authorization's state",
+        ),
         "503": error("ServerError", "platform-overloaded: refused before anything was created or held; send it again"),
       },
     }),
@@ -36,17 +48,33 @@ export function simulationPaths(): Paths {
   return {
     [`${base}/check`]: networkRequest("A balance and name inquiry (check) from the network", simulateCheckSchema),
     [`${base}/capture`]: networkRequest("A purchase (capture) from the network", simulateCaptureSchema, {
-      bodyExample: captureRequest, example: { code: "success", data: approvedCapture },
+      bodyExample: captureRequest,
+      example: { code: "success", data: approvedCapture },
     }),
-    [`${base}/update-capture`]: networkRequest("An amount change on an approved capture (a new capture first, unless `authorization` names one)", simulateUpdateSchema),
-    [`${base}/reverse-capture`]: networkRequest("A reversal of an approved capture (a new capture first, unless `authorization` names one)", simulateReverseSchema),
+    [`${base}/update-capture`]: networkRequest(
+      "An amount change on an approved capture (a new capture first, unless `authorization` names one)",
+      simulateUpdateSchema,
+    ),
+    [`${base}/reverse-capture`]: networkRequest(
+      "A reversal of an approved capture (a new capture first, unless `authorization` names one)",
+      simulateReverseSchema,
+    ),
     "/simulation/card-programs/{id}/go-live": {
       post: write("A physical program goes live", undefined, programRecord, { responses: testKeysOnly }),
     },
     "/simulation/payments/pay-in": {
-      post: write("Money arrives at an account's deposit channel (a virtual account's lands in its settlement account)", simulatePayInSchema, creditedAccountRecord, {
-        responses: { ...testKeysOnly, "404": error("NotFound", "No account with that number"), "422": error("StateConflict", "The account is not active") },
-      }),
+      post: write(
+        "Money arrives at an account's deposit channel (a virtual account's lands in its settlement account)",
+        simulatePayInSchema,
+        creditedAccountRecord,
+        {
+          responses: {
+            ...testKeysOnly,
+            "404": error("NotFound", "No account with that number"),
+            "422": error("StateConflict", "The account is not active"),
+          },
+        },
+      ),
     },
   };
 }

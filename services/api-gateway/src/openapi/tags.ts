@@ -1,18 +1,43 @@
 /** One tag per resource; an operation's tag follows from its path's first segment (as the gateway routes it). */
 export const TAGS = [
   { name: "Customers", description: "The individuals and businesses you issue cards to and pay bills for." },
-  { name: "Card programs", description: "A network, currency and card type, and how its cards' authorizations are funded and decided." },
-  { name: "Cards", description: "Virtual and physical cards: issue, activate, block, fund, set spending controls, read their secrets." },
-  { name: "Accounts", description: "Accounts hold money in a double-entry ledger: balances, deposit channels and every entry." },
-  { name: "Card authorizations", description: "Each request of the card network, and how it was decided: by your webhook or by the platform." },
-  { name: "Card transactions", description: "The money that moved for an authorization: captures, adjustments, reversals." },
+  {
+    name: "Card programs",
+    description: "A network, currency and card type, and how its cards' authorizations are funded and decided.",
+  },
+  {
+    name: "Cards",
+    description: "Virtual and physical cards: issue, activate, block, fund, set spending controls, read their secrets.",
+  },
+  {
+    name: "Accounts",
+    description: "Accounts hold money in a double-entry ledger: balances, deposit channels and every entry.",
+  },
+  {
+    name: "Card authorizations",
+    description: "Each request of the card network, and how it was decided: by your webhook or by the platform.",
+  },
+  {
+    name: "Card transactions",
+    description: "The money that moved for an authorization: captures, adjustments, reversals.",
+  },
   { name: "Simulation", description: "Test mode only (test keys): play the card network and the bank." },
-  { name: "Bills", description: "Bill payments (airtime, data, electricity, cable TV), their catalog and their validation." },
-  { name: "Webhooks", description: "Where events are sent, and the key that signs them. Each business has a default webhook per mode." },
+  {
+    name: "Bills",
+    description: "Bill payments (airtime, data, electricity, cable TV), their catalog and their validation.",
+  },
+  {
+    name: "Webhooks",
+    description: "Where events are sent, and the key that signs them. Each business has a default webhook per mode.",
+  },
   { name: "Events", description: "Every event sent to your webhooks, with each delivery attempt; send one again." },
   { name: "Request logs", description: "Every API request of your business in this mode, bodies redacted." },
   { name: "Admin", description: "Operator endpoints (X-Operator-Token): businesses and their secret keys." },
-  { name: "Event deliveries", description: "What the platform sends to your webhook: signed POSTs of event envelopes, some of which ask for a decision." },
+  {
+    name: "Event deliveries",
+    description:
+      "What the platform sends to your webhook: signed POSTs of event envelopes, some of which ask for a decision.",
+  },
 ];
 
 const TAG_OF_SEGMENT: Record<string, string> = {

@@ -4,17 +4,34 @@
  * authorization engine's (domain/receiver-answer.ts) and the event-dispatcher's (delivery-policy, retry-schedule).
  */
 import { z } from "zod";
-import { answerSchema, approveSchema, checkAnswerSchema, declineSchema, INVALID_REQUEST, INVALID_SIGNATURE } from "@cardhold/receiver";
+import {
+  answerSchema,
+  approveSchema,
+  checkAnswerSchema,
+  declineSchema,
+  INVALID_REQUEST,
+  INVALID_SIGNATURE,
+} from "@cardhold/receiver";
 import { ANSWERS } from "./examples";
 import { jsonSchema, named, ref, type Json } from "./schema";
 
-named("ApproveAnswer", approveSchema, "Approve. cardBalance and cardHolderName are for a check; metadata is merged into the authorization's");
+named(
+  "ApproveAnswer",
+  approveSchema,
+  "Approve. cardBalance and cardHolderName are for a check; metadata is merged into the authorization's",
+);
 named("DeclineAnswer", declineSchema, "Decline with a code, stored as the authorization's declineReason");
 const authorizationAnswer = named("AuthorizationAnswer", answerSchema, "The answer to a decision event");
-const checkAnswer = named("CheckAnswer", checkAnswerSchema,
-  "The answer to a check: an approve without an integer cardBalance and a cardHolderName is invalid and counts as a decline");
-const rejection = named("ReceiverRejection", z.object({ error: z.enum([INVALID_SIGNATURE.error, INVALID_REQUEST.error]) }),
-  "The reference receiver's answer to a bad Service-Signature, or to a body that is not an event it knows");
+const checkAnswer = named(
+  "CheckAnswer",
+  checkAnswerSchema,
+  "The answer to a check: an approve without an integer cardBalance and a cardHolderName is invalid and counts as a decline",
+);
+const rejection = named(
+  "ReceiverRejection",
+  z.object({ error: z.enum([INVALID_SIGNATURE.error, INVALID_REQUEST.error]) }),
+  "The reference receiver's answer to a bad Service-Signature, or to a body that is not an event it knows",
+);
 
 const NO_ANSWER =
   "No usable answer: none within 4 seconds, a connection error, another status, or a body that is not a valid answer. " +
@@ -26,9 +43,19 @@ const SENT_AGAIN =
   "Retry-After is honoured up to 1 h) for 3 days, then the event is marked failed; POST /events/{id}/retry sends it again.";
 
 const examplesOf = (names: (keyof typeof ANSWERS)[]) => Object.fromEntries(names.map((name) => [name, ANSWERS[name]]));
-const rejected = { "400": { description: "Rejected by the receiver (the reference receiver's bodies)", content: { "application/json": { schema: ref(rejection) } } } };
+const rejected = {
+  "400": {
+    description: "Rejected by the receiver (the reference receiver's bodies)",
+    content: { "application/json": { schema: ref(rejection) } },
+  },
+};
 
-const answered = (description: string, schema: Json, examples?: Record<string, unknown>, otherwise = NO_ANSWER): Json => ({
+const answered = (
+  description: string,
+  schema: Json,
+  examples?: Record<string, unknown>,
+  otherwise = NO_ANSWER,
+): Json => ({
   "200": { description, content: { "application/json": { schema, ...(examples && { examples }) } } },
   ...rejected,
   default: { description: otherwise },
@@ -60,6 +87,7 @@ export const closedAnswers = () =>
     SENT_AGAIN,
   );
 
-export const acknowledged = (description: string, schema: Json = {}) => answered(`Delivered. ${description}`, schema, undefined, SENT_AGAIN);
+export const acknowledged = (description: string, schema: Json = {}) =>
+  answered(`Delivered. ${description}`, schema, undefined, SENT_AGAIN);
 
 export const SUCCESS_ACK = jsonSchema(z.object({ code: z.literal("success") }));

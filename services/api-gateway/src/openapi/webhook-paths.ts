@@ -3,38 +3,65 @@ import { z } from "zod";
 import { createWebhookSchema, rollSecretSchema, updateWebhookSchema } from "@cardhold/contracts";
 import { webhookRequest } from "./examples";
 import { list, read, write } from "./operations";
-import { eventDetailRecord, eventRecord, eventRetriedRecord, signingKeyRecord, webhookRecord } from "./records/platform";
+import {
+  eventDetailRecord,
+  eventRecord,
+  eventRetriedRecord,
+  signingKeyRecord,
+  webhookRecord,
+} from "./records/platform";
 import { error } from "./responses";
 import type { Paths } from "./schema";
 
 /** enable, disable and retry take `{}` and nothing else. */
 const emptyBody = z.strictObject({});
-const notOnDefault = { "422": error("StateConflict", "Not allowed on the default webhook, or in the webhook's status") };
+const notOnDefault = {
+  "422": error("StateConflict", "Not allowed on the default webhook, or in the webhook's status"),
+};
 
 export function webhookPaths(): Paths {
   return {
     "/webhooks": {
-      post: write("Create a webhook (status created: it takes effect once enabled)", createWebhookSchema, webhookRecord, {
-        status: "201", bodyExample: webhookRequest, returns: "The webhook (never its signing key)",
-      }),
+      post: write(
+        "Create a webhook (status created: it takes effect once enabled)",
+        createWebhookSchema,
+        webhookRecord,
+        {
+          status: "201",
+          bodyExample: webhookRequest,
+          returns: "The webhook (never its signing key)",
+        },
+      ),
       get: list("List webhooks, the default one included", webhookRecord),
     },
     "/webhooks/{id}": {
       get: read("Retrieve a webhook", webhookRecord),
-      put: write("Update a webhook (every field but the signing key)", updateWebhookSchema, webhookRecord, { responses: notOnDefault }),
-      delete: write("Delete a webhook; its event kinds go back to the default webhook", undefined, webhookRecord, { responses: notOnDefault }),
+      put: write("Update a webhook (every field but the signing key)", updateWebhookSchema, webhookRecord, {
+        responses: notOnDefault,
+      }),
+      delete: write("Delete a webhook; its event kinds go back to the default webhook", undefined, webhookRecord, {
+        responses: notOnDefault,
+      }),
     },
     "/webhooks/{id}/enable": {
-      post: write("Enable: the webhook takes its event kinds from the default", emptyBody, webhookRecord, { responses: notOnDefault }),
+      post: write("Enable: the webhook takes its event kinds from the default", emptyBody, webhookRecord, {
+        responses: notOnDefault,
+      }),
     },
     "/webhooks/{id}/disable": {
-      post: write("Disable: its event kinds fall back to the default webhook", emptyBody, webhookRecord, { responses: notOnDefault }),
+      post: write("Disable: its event kinds fall back to the default webhook", emptyBody, webhookRecord, {
+        responses: notOnDefault,
+      }),
     },
     "/webhooks/{id}/secret": {
       get: read("The webhook's signing key (a restricted key needs the webhook-secrets permission)", signingKeyRecord),
     },
     "/webhooks/{id}/secret/roll": {
-      post: write("Replace the signing key (the given one, or a generated one) and return it", rollSecretSchema.strict(), signingKeyRecord),
+      post: write(
+        "Replace the signing key (the given one, or a generated one) and return it",
+        rollSecretSchema.strict(),
+        signingKeyRecord,
+      ),
     },
   };
 }

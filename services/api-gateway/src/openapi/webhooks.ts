@@ -21,13 +21,17 @@ interface Delivery {
 }
 
 const DECISION = "A decision event: sent once, at once; the answer is due within 4 seconds. ";
-const NOTIFICATION = "A notification: sent until the receiver answers HTTP 200, so it can arrive more than once (the id in metadata.event stays the same). ";
+const NOTIFICATION =
+  "A notification: sent until the receiver answers HTTP 200, so it can arrive more than once (the id in metadata.event stays the same). ";
 
 const authorizationWith = (...status: [string, ...string[]]) => authorizationRecord.extend({ status: z.enum(status) });
 const paymentWith = (status: string) => paymentRecord.extend({ status: z.literal(status) });
 
 const failedPayment = {
-  ...ex.payment, status: "failed", account: null, failureReason: "insufficient-funds",
+  ...ex.payment,
+  status: "failed",
+  account: null,
+  failureReason: "insufficient-funds",
   methodData: { ...ex.payment.methodData, billerReference: null, output: null },
 };
 
@@ -37,7 +41,10 @@ export const DELIVERIES: Record<EventKind, Delivery> = {
     description: `${DECISION}After the platform's own checks passed (and, for a capture, the funds were held), the network asks: a check for the card's balance and holder name, or a capture (a debit).`,
     data: authorizationWith("pending"),
     responses: requestAnswers,
-    examples: { capture: { summary: "A capture", data: ex.pendingCapture }, check: { summary: "A check", data: ex.pendingCheck } },
+    examples: {
+      capture: { summary: "A capture", data: ex.pendingCapture },
+      check: { summary: "A check", data: ex.pendingCheck },
+    },
   },
   "card.authorization.update": {
     summary: "An approved capture's amount changed, or it was reversed",
@@ -45,7 +52,10 @@ export const DELIVERIES: Record<EventKind, Delivery> = {
     data: authorizationWith("pending", "reversed"),
     responses: updateAnswers,
     examples: {
-      amountChange: { summary: "An amount change", data: { ...ex.approvedCapture, status: "pending", amount: 450_000, reserved: false } },
+      amountChange: {
+        summary: "An amount change",
+        data: { ...ex.approvedCapture, status: "pending", amount: 450_000, reserved: false },
+      },
       reversal: { summary: "A reversal", data: { ...ex.approvedCapture, status: "reversed" } },
     },
   },
@@ -60,7 +70,11 @@ export const DELIVERIES: Record<EventKind, Delivery> = {
     summary: "Money moved for an authorization",
     description: `${NOTIFICATION}A capture, an adjustment after an amount change, or a reversal.`,
     data: transactionRecord,
-    responses: () => acknowledged('The reference receiver answers {"code": "success"}; the platform reads only the status.', SUCCESS_ACK),
+    responses: () =>
+      acknowledged(
+        'The reference receiver answers {"code": "success"}; the platform reads only the status.',
+        SUCCESS_ACK,
+      ),
     examples: { capture: { summary: "A capture", data: ex.transaction } },
   },
   "payment.bill.completed": {
@@ -82,30 +96,49 @@ export const DELIVERIES: Record<EventKind, Delivery> = {
 const envelopeName = (kind: string) => `${kind.replace(/(^|\.)(\w)/g, (_, _dot, c: string) => c.toUpperCase())}Event`;
 
 const envelopeOf = (kind: EventKind, data: z.ZodType) =>
-  named(envelopeName(kind), eventEnvelopeSchema.extend({
-    event: z.literal(kind),
-    data,
-    mode: modeSchema.describe("The mode the event belongs to; that mode's webhook received it and its key signed it"),
-  }));
+  named(
+    envelopeName(kind),
+    eventEnvelopeSchema.extend({
+      event: z.literal(kind),
+      data,
+      mode: modeSchema.describe("The mode the event belongs to; that mode's webhook received it and its key signed it"),
+    }),
+  );
 
-const ENVELOPES = Object.fromEntries(Object.entries(DELIVERIES).map(([kind, d]) => [kind, envelopeOf(kind as EventKind, d.data)]));
+const ENVELOPES = Object.fromEntries(
+  Object.entries(DELIVERIES).map(([kind, d]) => [kind, envelopeOf(kind as EventKind, d.data)]),
+);
 
 /** The body a webhook receives for `kind` with `data`. */
 export const envelopeExample = (kind: string, data: unknown) => ({
-  event: kind, data, metadata: { sentAt: "2025-03-14T18:22:51.120Z", event: ex.IDS.event }, mode: "test",
+  event: kind,
+  data,
+  metadata: { sentAt: "2025-03-14T18:22:51.120Z", event: ex.IDS.event },
+  mode: "test",
 });
 
 const HEADERS: Json[] = [
   {
-    name: "Service-Signature", in: "header", required: true,
-    description: "Hex HMAC-SHA512 of the raw body, keyed with the webhook's signing key (GET /webhooks/{id}/secret). Check it on the exact bytes before parsing.",
+    name: "Service-Signature",
+    in: "header",
+    required: true,
+    description:
+      "Hex HMAC-SHA512 of the raw body, keyed with the webhook's signing key (GET /webhooks/{id}/secret). Check it on the exact bytes before parsing.",
     schema: { type: "string", pattern: "^[0-9a-f]{128}$" },
   },
-  { name: "X-Cardhold-Event-Id", in: "header", required: true, description: "The event id, as in metadata.event", schema: { type: "string" } },
+  {
+    name: "X-Cardhold-Event-Id",
+    in: "header",
+    required: true,
+    description: "The event id, as in metadata.event",
+    schema: { type: "string" },
+  },
 ];
 
 function webhookOperation(kind: EventKind, d: Delivery): Json {
-  const examples = Object.fromEntries(Object.entries(d.examples).map(([name, e]) => [name, { summary: e.summary, value: envelopeExample(kind, e.data) }]));
+  const examples = Object.fromEntries(
+    Object.entries(d.examples).map(([name, e]) => [name, { summary: e.summary, value: envelopeExample(kind, e.data) }]),
+  );
   return {
     post: {
       tags: [WEBHOOK_TAG],
@@ -120,5 +153,7 @@ function webhookOperation(kind: EventKind, d: Delivery): Json {
 }
 
 export function webhooks(): Json {
-  return Object.fromEntries(Object.entries(DELIVERIES).map(([kind, d]) => [kind, webhookOperation(kind as EventKind, d)]));
+  return Object.fromEntries(
+    Object.entries(DELIVERIES).map(([kind, d]) => [kind, webhookOperation(kind as EventKind, d)]),
+  );
 }

@@ -27,7 +27,15 @@ const RECORD_COLUMNS = "id, mode, name, last4, permissions, created_at, last_use
 
 export async function insertApiKey(
   db: Queryable,
-  k: { id: string; businessId: string; mode: Mode; hash: string; last4: string; name?: string; permissions: readonly Permission[] | null },
+  k: {
+    id: string;
+    businessId: string;
+    mode: Mode;
+    hash: string;
+    last4: string;
+    name?: string;
+    permissions: readonly Permission[] | null;
+  },
 ): Promise<ApiKeyRecordRow> {
   const { rows } = await db.query<ApiKeyRecordRow & Record<string, unknown>>(
     `INSERT INTO gateway.api_keys (id, business_id, mode, key_hash, last4, name, permissions)

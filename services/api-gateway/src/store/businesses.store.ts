@@ -3,11 +3,16 @@ import { scopedResource } from "@cardhold/query";
 
 export const SCHEMA = "gateway";
 
-export async function insertBusiness(db: Queryable, b: { id: string; name: string; webhookUrl: string; createdAt: Date }) {
-  await db.query(
-    "INSERT INTO gateway.businesses (id, name, default_webhook_url, created_at) VALUES ($1, $2, $3, $4)",
-    [b.id, b.name, b.webhookUrl, b.createdAt],
-  );
+export async function insertBusiness(
+  db: Queryable,
+  b: { id: string; name: string; webhookUrl: string; createdAt: Date },
+) {
+  await db.query("INSERT INTO gateway.businesses (id, name, default_webhook_url, created_at) VALUES ($1, $2, $3, $4)", [
+    b.id,
+    b.name,
+    b.webhookUrl,
+    b.createdAt,
+  ]);
 }
 
 export async function businessExists(db: Queryable, id: string): Promise<boolean> {
@@ -24,7 +29,13 @@ export const apiKeyResource = scopedResource("apiKey", "gateway.api_keys", {
 });
 
 export async function loadApiKeys(db: Queryable, ids: string[], scope: { businessId: string; mode: string }) {
-  const { rows } = await db.query<{ id: string; mode: string; last4: string; created_at: Date; revoked_at: Date | null }>(
+  const { rows } = await db.query<{
+    id: string;
+    mode: string;
+    last4: string;
+    created_at: Date;
+    revoked_at: Date | null;
+  }>(
     `SELECT id, mode, last4, created_at, revoked_at FROM gateway.api_keys
       WHERE id = ANY($1::text[]) AND business_id = $2 AND mode = $3`,
     [ids, scope.businessId, scope.mode],

@@ -27,11 +27,12 @@ export interface NewRequestLog extends Omit<RequestLogRow, "created_at" | "reque
  * are, not escaped again element by element as a text[] parameter would be.
  */
 export async function insertRequestLogs(db: Queryable, logs: NewRequestLog[]): Promise<void> {
-  const rows = logs.map((l) =>
-    `{"id":${JSON.stringify(l.id)},"business_id":${JSON.stringify(l.businessId)},"mode":${JSON.stringify(l.mode)},` +
-    `"api_key":${JSON.stringify(l.api_key)},"request_id":${JSON.stringify(l.request_id)},"method":${JSON.stringify(l.method)},` +
-    `"path":${JSON.stringify(l.path)},"status":${l.status},"duration_ms":${l.duration_ms},` +
-    `"request_body":${l.requestBodyJson},"response_body":${l.responseBodyJson}}`,
+  const rows = logs.map(
+    (l) =>
+      `{"id":${JSON.stringify(l.id)},"business_id":${JSON.stringify(l.businessId)},"mode":${JSON.stringify(l.mode)},` +
+      `"api_key":${JSON.stringify(l.api_key)},"request_id":${JSON.stringify(l.request_id)},"method":${JSON.stringify(l.method)},` +
+      `"path":${JSON.stringify(l.path)},"status":${l.status},"duration_ms":${l.duration_ms},` +
+      `"request_body":${l.requestBodyJson},"response_body":${l.responseBodyJson}}`,
   );
   await db.query(
     `INSERT INTO gateway.request_logs
@@ -42,18 +43,23 @@ export async function insertRequestLogs(db: Queryable, logs: NewRequestLog[]): P
   );
 }
 
-export const requestLogResource = scopedResource("log", "gateway.request_logs", {
-  id: { type: "id", column: "id", sortable: true },
-  method: { type: "string", column: "method", sortable: true },
-  path: { type: "string", column: "path", sortable: true },
-  status: { type: "number", column: "status", sortable: true },
-  duration: { type: "number", column: "duration_ms", sortable: true },
-  apiKey: { type: "id", column: "api_key" },
-  requestId: { type: "id", column: "request_id" },
-  requestBody: { type: "object", column: "request_body" },
-  responseBody: { type: "object", column: "response_body", filterable: false },
-  createdAt: { type: "date", column: "created_at", sortable: true },
-}, { relations: { apiKey: "apiKey" } });
+export const requestLogResource = scopedResource(
+  "log",
+  "gateway.request_logs",
+  {
+    id: { type: "id", column: "id", sortable: true },
+    method: { type: "string", column: "method", sortable: true },
+    path: { type: "string", column: "path", sortable: true },
+    status: { type: "number", column: "status", sortable: true },
+    duration: { type: "number", column: "duration_ms", sortable: true },
+    apiKey: { type: "id", column: "api_key" },
+    requestId: { type: "id", column: "request_id" },
+    requestBody: { type: "object", column: "request_body" },
+    responseBody: { type: "object", column: "response_body", filterable: false },
+    createdAt: { type: "date", column: "created_at", sortable: true },
+  },
+  { relations: { apiKey: "apiKey" } },
+);
 
 export function toRequestLogRecord(row: RequestLogRow): Record<string, unknown> {
   return {

@@ -5,7 +5,8 @@ describe("admission of new authorization requests", () => {
   it("takes requests up to the limit; the next waits for the first place freed", async () => {
     const admission = createAdmission({ maxInProgress: 2, maxQueuedMs: 5_000 });
     const release: (() => void)[] = [];
-    const hold = (name: string) => admission.admit(undefined, () => new Promise<string>((r) => release.push(() => r(name))));
+    const hold = (name: string) =>
+      admission.admit(undefined, () => new Promise<string>((r) => release.push(() => r(name))));
     const first = hold("first");
     const second = hold("second");
     const third = hold("third");
@@ -29,7 +30,10 @@ describe("admission of new authorization requests", () => {
     let release = () => {};
     const held = admission.admit(undefined, () => new Promise<string>((r) => (release = () => r("held"))));
     const started = Date.now();
-    await expect(admission.admit(Date.now(), async () => "too late")).rejects.toMatchObject({ statusCode: 503, code: "platform-overloaded" });
+    await expect(admission.admit(Date.now(), async () => "too late")).rejects.toMatchObject({
+      statusCode: 503,
+      code: "platform-overloaded",
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(40);
     expect(shed).toBe(1);
     release();
@@ -50,7 +54,9 @@ describe("admission of new authorization requests", () => {
     const admission = createAdmission({ maxQueuedMs: 500, onShed: () => void (shed += 1) });
     expect(() => admission.ensureInTime(1_000, 1_500)).not.toThrow();
     expect(() => admission.ensureInTime(undefined, 99_999)).not.toThrow();
-    expect(() => admission.ensureInTime(1_000, 1_501)).toThrow(expect.objectContaining({ statusCode: 503, code: "platform-overloaded" }));
+    expect(() => admission.ensureInTime(1_000, 1_501)).toThrow(
+      expect.objectContaining({ statusCode: 503, code: "platform-overloaded" }),
+    );
     expect(shed).toBe(1);
   });
 });

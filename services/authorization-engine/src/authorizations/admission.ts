@@ -55,7 +55,8 @@ export function createAdmission(opts: AdmissionOptions = {}): Admission {
   let inProgress = 0;
   /** Requests waiting for a place, oldest first; a place that frees up is handed to the first one. */
   const waiting: Array<() => void> = [];
-  const waitedTooLong = (arrivedAt: number | undefined, at: number) => arrivedAt !== undefined && at - arrivedAt > maxQueuedMs;
+  const waitedTooLong = (arrivedAt: number | undefined, at: number) =>
+    arrivedAt !== undefined && at - arrivedAt > maxQueuedMs;
   const refuse = () => {
     opts.onShed?.();
     return overloaded();
@@ -67,11 +68,14 @@ export function createAdmission(opts: AdmissionOptions = {}): Admission {
         clearTimeout(timer);
         resolve();
       };
-      const timer = setTimeout(() => {
-        const at = waiting.indexOf(handOver);
-        if (at >= 0) waiting.splice(at, 1);
-        reject(refuse());
-      }, Math.max(0, arrivedAt + maxQueuedMs - now()));
+      const timer = setTimeout(
+        () => {
+          const at = waiting.indexOf(handOver);
+          if (at >= 0) waiting.splice(at, 1);
+          reject(refuse());
+        },
+        Math.max(0, arrivedAt + maxQueuedMs - now()),
+      );
       waiting.push(handOver);
     });
 

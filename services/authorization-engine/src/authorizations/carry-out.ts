@@ -5,7 +5,12 @@ import type { Scope } from "@cardhold/query";
 import type { Effect, Step } from "../domain/authorization";
 import { toAuthorizationRecord, toTransactionRecord } from "../records";
 import { SCHEMA, systemAccount, type AccountRow } from "../store/accounts.store";
-import { authorizationInsert, authorizationUpdate, fromDomain, type AuthorizationRow } from "../store/authorizations.store";
+import {
+  authorizationInsert,
+  authorizationUpdate,
+  fromDomain,
+  type AuthorizationRow,
+} from "../store/authorizations.store";
 import { openLedger, type Ledger } from "../store/ledger.store";
 import { transactionInsert, type TransactionRow } from "../store/transactions.store";
 import { eventFor } from "./events";
@@ -30,13 +35,35 @@ async function moveMoney(ledger: Ledger, row: AuthorizationRow, clearing: string
     case "release-hold":
       return ledger.release(row.account_id, e.amount);
     case "capture-hold":
-      await ledger.move({ ...base, kind: "capture", description: `card ${row.card_id} capture`, from: row.account_id, to: clearing, amount: e.amount, capturing: true });
+      await ledger.move({
+        ...base,
+        kind: "capture",
+        description: `card ${row.card_id} capture`,
+        from: row.account_id,
+        to: clearing,
+        amount: e.amount,
+        capturing: true,
+      });
       return;
     case "refund":
-      await ledger.move({ ...base, kind: "refund", description: `card ${row.card_id} amount lowered`, from: clearing, to: row.account_id, amount: e.amount });
+      await ledger.move({
+        ...base,
+        kind: "refund",
+        description: `card ${row.card_id} amount lowered`,
+        from: clearing,
+        to: row.account_id,
+        amount: e.amount,
+      });
       return;
     case "credit-settlement":
-      await ledger.move({ ...base, kind: "reversal", description: `card ${row.card_id} reversal`, from: clearing, to: row.settlement_account_id, amount: e.amount });
+      await ledger.move({
+        ...base,
+        kind: "reversal",
+        description: `card ${row.card_id} reversal`,
+        from: clearing,
+        to: row.settlement_account_id,
+        amount: e.amount,
+      });
       return;
     default:
       return;
@@ -65,14 +92,26 @@ export class NetworkReferenceTaken extends Error {
  * asks the receiver records its event as the decision the answer must belong to. Every write of the step goes to the
  * database in one statement.
  */
-export async function carryOut(tx: TxClient, scope: Scope, row: AuthorizationRow, step: Step, opts: CarryOutOptions = {}): Promise<AuthorizationRow> {
+export async function carryOut(
+  tx: TxClient,
+  scope: Scope,
+  row: AuthorizationRow,
+  step: Step,
+  opts: CarryOutOptions = {},
+): Promise<AuthorizationRow> {
   const { ledger, lockedAlready } = opts;
   const funded = fundedAccounts(row, step.effects);
   // A hold or a release moves nothing to or from the network's side: only movements need its account.
-  const moves = step.effects.some((e) => e.kind === "capture-hold" || e.kind === "refund" || e.kind === "credit-settlement");
+  const moves = step.effects.some(
+    (e) => e.kind === "capture-hold" || e.kind === "refund" || e.kind === "credit-settlement",
+  );
   const clearing = moves ? await systemAccount(tx, scope, "network-clearing", row.currency) : "";
   const writes = ledger?.writes ?? createWriteBatch();
-  const books = ledger ?? (funded.length > 0 ? await openLedger(tx, scope, { funded, system: moves ? [clearing] : [], lockedAlready }, writes) : undefined);
+  const books =
+    ledger ??
+    (funded.length > 0
+      ? await openLedger(tx, scope, { funded, system: moves ? [clearing] : [], lockedAlready }, writes)
+      : undefined);
   // A ledger the caller opened for a hold may now have to move money to the network's side (a default approval).
   if (moves) books?.addSystem(clearing);
   const transactions: TransactionRow[] = [];
@@ -80,8 +119,17 @@ export async function carryOut(tx: TxClient, scope: Scope, row: AuthorizationRow
     if (FUNDING_EFFECTS.has(e.kind) || e.kind === "credit-settlement") await moveMoney(books!, row, clearing, e);
     if (e.kind === "create-transaction") {
       const transaction: TransactionRow = {
-        id: newId("transaction"), authorization_id: row.id, card_id: row.card_id, customer_id: row.customer_id, type: e.type,
-        channel: row.channel, currency: row.currency, amount: e.amount, fees: e.fees, mcc: row.mcc, network_data: row.network_data,
+        id: newId("transaction"),
+        authorization_id: row.id,
+        card_id: row.card_id,
+        customer_id: row.customer_id,
+        type: e.type,
+        channel: row.channel,
+        currency: row.currency,
+        amount: e.amount,
+        fees: e.fees,
+        mcc: row.mcc,
+        network_data: row.network_data,
         created_at: new Date(),
       };
       writes.defer(transactionInsert(scope, transaction));
@@ -106,7 +154,9 @@ export async function carryOut(tx: TxClient, scope: Scope, row: AuthorizationRow
       const answerBy = e.id === decisionEvent ? (saved.decision_due_at ?? undefined) : undefined;
       return eventFor(scope, e.kind, toAuthorizationRecord(saved), saved.id, e.id, webhook, answerBy).message;
     }),
-    ...transactions.map((t) => eventFor(scope, "card.transaction.created", toTransactionRecord(t), saved.id, undefined, webhook).message),
+    ...transactions.map(
+      (t) => eventFor(scope, "card.transaction.created", toTransactionRecord(t), saved.id, undefined, webhook).message,
+    ),
   ];
   const outbox = messages.length > 0 ? outboxInsert(SCHEMA, messages) : undefined;
   if (outbox) writes.defer(outbox);

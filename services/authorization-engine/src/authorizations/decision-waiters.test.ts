@@ -4,8 +4,16 @@ import type { AuthorizationRow } from "../store/authorizations.store";
 import { createDecisionWaiters } from "./decision-waiters";
 
 const scope = { businessId: "bus.1", mode: "test" as const };
-const pending = (id: string) => ({ id, business_id: "bus.1", mode: "test", decision_due_at: new Date(Date.now() + 4_000), status: "pending" }) as AuthorizationRow;
-const decidedRow = (id: string, businessId = "bus.1") => ({ ...pending(id), business_id: businessId, decision_due_at: null, status: "approved" }) as AuthorizationRow;
+const pending = (id: string) =>
+  ({
+    id,
+    business_id: "bus.1",
+    mode: "test",
+    decision_due_at: new Date(Date.now() + 4_000),
+    status: "pending",
+  }) as AuthorizationRow;
+const decidedRow = (id: string, businessId = "bus.1") =>
+  ({ ...pending(id), business_id: businessId, decision_due_at: null, status: "approved" }) as AuthorizationRow;
 
 /** A database holding the rows another engine process decided; it counts the statements it is sent. */
 function fakeDb() {
@@ -14,7 +22,8 @@ function fakeDb() {
   const db = {
     async query(text: string, params: unknown[]) {
       statements.push(text);
-      if (text.includes("ANY($1")) return { rows: (params[0] as string[]).flatMap((id) => decidedElsewhere.get(id) ?? []) };
+      if (text.includes("ANY($1"))
+        return { rows: (params[0] as string[]).flatMap((id) => decidedElsewhere.get(id) ?? []) };
       const [id, businessId] = params as [string, string];
       const row = decidedElsewhere.get(id);
       return { rows: [row && row.business_id === businessId ? row : pending(id)] };
@@ -36,7 +45,9 @@ describe("decision waiters", () => {
 
   it("answers at once when nothing is asked", async () => {
     const { db, statements } = fakeDb();
-    expect(await createDecisionWaiters(db).until(scope, decidedRow("auth.2"), 5_000)).toMatchObject({ status: "approved" });
+    expect(await createDecisionWaiters(db).until(scope, decidedRow("auth.2"), 5_000)).toMatchObject({
+      status: "approved",
+    });
     expect(statements).toHaveLength(0);
   });
 
@@ -89,14 +100,22 @@ describe("decision waiters", () => {
     const { db, decidedElsewhere } = fakeDb();
     decidedElsewhere.set("auth.e", decidedRow("auth.e"));
     const waiters = createDecisionWaiters(db, { pollMs: 60_000, graceMs: 0, applyDefault: async () => undefined });
-    const row = await waiters.until(scope, { ...pending("auth.e"), decision_due_at: new Date(Date.now() + 20) }, 10_000);
+    const row = await waiters.until(
+      scope,
+      { ...pending("auth.e"), decision_due_at: new Date(Date.now() + 20) },
+      10_000,
+    );
     expect(row.status).toBe("approved");
     expect(waiters.waitingCount()).toBe(0);
   });
 
   it("keeps waiting (for the sweeper or the poll) when applying the default fails", async () => {
     const { db, decidedElsewhere } = fakeDb();
-    const waiters = createDecisionWaiters(db, { pollMs: 100, graceMs: 0, applyDefault: () => Promise.reject(new Error("connection lost")) });
+    const waiters = createDecisionWaiters(db, {
+      pollMs: 100,
+      graceMs: 0,
+      applyDefault: () => Promise.reject(new Error("connection lost")),
+    });
     const waiting = waiters.until(scope, { ...pending("auth.f"), decision_due_at: new Date(Date.now() + 10) }, 10_000);
     await new Promise((r) => setTimeout(r, 50));
     decidedElsewhere.set("auth.f", decidedRow("auth.f"));

@@ -95,7 +95,10 @@ export function createDecisionWaiters(db: Db, opts: DecisionWaitersOptions = {})
       const deadline = setTimeout(() => waiter.resolve(undefined), ms);
       // A few ms past the grace: a timer may fire a little early by the wall clock the deadline is checked against.
       const overdueInMs = asked.decision_due_at!.getTime() + graceMs + 5 - Date.now();
-      const overdue = opts.applyDefault && overdueInMs < ms ? setTimeout(() => void endOverdue(id), Math.max(0, overdueInMs)) : undefined;
+      const overdue =
+        opts.applyDefault && overdueInMs < ms
+          ? setTimeout(() => void endOverdue(id), Math.max(0, overdueInMs))
+          : undefined;
       if (!waiting.has(id)) waiting.set(id, new Set());
       waiting.get(id)!.add(waiter);
       schedule();

@@ -15,7 +15,9 @@ export async function platformCheckAnswer(tx: Queryable, row: AuthorizationRow):
   if (row.type !== "check") return undefined;
   const [account] = await findAccountsByIds(tx, scopeOf(row), [row.account_id]);
   const card = await findCard(tx, scopeOf(row), row.card_id);
-  return account && card ? { cardBalance: account.posted - account.held, cardHolderName: card.card_holder_name } : undefined;
+  return account && card
+    ? { cardBalance: account.posted - account.held, cardHolderName: card.card_holder_name }
+    : undefined;
 }
 
 /** An authorization decided now, and the answer deadline it had (for the lateness histogram). */
@@ -29,13 +31,20 @@ export interface Decided {
  * (another event id), or one that comes after the authorization was decided, changes nothing. Returns the
  * authorization when it was decided now.
  */
-export async function applyDecision(tx: TxClient, decision: DecisionAnsweredMessage["data"], now: number): Promise<Decided | undefined> {
+export async function applyDecision(
+  tx: TxClient,
+  decision: DecisionAnsweredMessage["data"],
+  now: number,
+): Promise<Decided | undefined> {
   const locked = await lockAuthorizationById(tx, decision.resourceId);
   if (!locked) return undefined;
   const { row, fundingAccount } = locked;
   if (row.decision_event_id !== decision.eventId || !isAwaitingAnswer(toDomain(row))) return undefined;
   const step = applyAnswer(toDomain(row), answerOf(decision), now, await platformCheckAnswer(tx, row));
-  return { row: await carryOut(tx, scopeOf(row), row, step, { lockedAlready: [fundingAccount] }), dueAt: row.decision_due_at };
+  return {
+    row: await carryOut(tx, scopeOf(row), row, step, { lockedAlready: [fundingAccount] }),
+    dueAt: row.decision_due_at,
+  };
 }
 
 /**
@@ -48,7 +57,9 @@ export async function applyDecision(tx: TxClient, decision: DecisionAnsweredMess
  * on it): wait for that transaction, then find the authorization decided.
  */
 export async function applyOverdueDefault(
-  tx: TxClient, id: string, opts: { now: number; overdueByMs?: number; skipLocked?: boolean },
+  tx: TxClient,
+  id: string,
+  opts: { now: number; overdueByMs?: number; skipLocked?: boolean },
 ): Promise<Decided | undefined> {
   const locked = await lockAuthorizationById(tx, id, { skipLocked: opts.skipLocked });
   if (!locked) return undefined;

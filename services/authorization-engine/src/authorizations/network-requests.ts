@@ -3,12 +3,24 @@ import { createWriteBatch, type Db, type Queryable } from "@cardhold/db";
 import { AppError, failpoint, newId, notFound, stateConflict } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import {
-  askReceiver, declineByService, decideWithoutAsking, IllegalTransition, requestAmountUpdate, reverse, tooLateToAsk, type Authorization, type Step,
+  askReceiver,
+  declineByService,
+  decideWithoutAsking,
+  IllegalTransition,
+  requestAmountUpdate,
+  reverse,
+  tooLateToAsk,
+  type Authorization,
+  type Step,
 } from "../domain/authorization";
 import { preCheck, type Channel } from "../domain/pre-checks";
 import { intervalStart, type LimitInterval } from "../domain/spending-windows";
 import {
-  findAuthorization, findByNetworkReference, toDomain, spentSince, type AuthorizationRow,
+  findAuthorization,
+  findByNetworkReference,
+  toDomain,
+  spentSince,
+  type AuthorizationRow,
 } from "../store/authorizations.store";
 import { findAuthorizationSubject, type AuthorizationSubject } from "../store/cards.store";
 import { openLedger } from "../store/ledger.store";
@@ -41,7 +53,11 @@ export interface NetworkRequest {
 
 /** The request was discarded (interface: card, customer or account inactive): nothing was created. */
 export const dropped = (cardId: string, why: string) =>
-  new AppError(422, "authorization-dropped", `The request was dropped: ${why}. No authorization was created for card ${cardId}.`);
+  new AppError(
+    422,
+    "authorization-dropped",
+    `The request was dropped: ${why}. No authorization was created for card ${cardId}.`,
+  );
 
 const digits = (n: number) => Array.from({ length: n }, () => String(randomInt(10))).join("");
 
@@ -68,19 +84,52 @@ async function spentPerInterval(tx: Queryable, card: SubjectCard, now: number) {
   return spentSince(tx, card.id, starts);
 }
 
-function newRow(scope: Scope, card: SubjectCard, program: SubjectProgram, type: "check" | "capture", request: NetworkRequest, timeoutDefault: Authorization["timeoutDefault"]): AuthorizationRow {
+function newRow(
+  scope: Scope,
+  card: SubjectCard,
+  program: SubjectProgram,
+  type: "check" | "capture",
+  request: NetworkRequest,
+  timeoutDefault: Authorization["timeoutDefault"],
+): AuthorizationRow {
   const reference = request.reference ?? digits(13);
   const now = new Date();
   return {
-    id: newId("authorization"), business_id: scope.businessId, mode: scope.mode, card_id: card.id, customer_id: card.customer_id,
-    account_id: card.funding_account_id, settlement_account_id: program.settlement_account_id, program_id: program.id, type,
-    status: "pending", amount: request.amount, fees: type === "capture" ? request.fees + program.transaction_fee : request.fees,
-    currency: card.currency, channel: request.channel, mcc: request.mcc ?? null, merchant_id: request.merchant ?? null,
-    decision_type: null, status_reason: null, decline_reason: null, reserved: false, held: 0, debited: 0, pending_amount: null,
-    pending_fees: null, decision_due_at: null, decision_event_id: null, timeout_default: timeoutDefault, webhook_id: program.webhook_id,
+    id: newId("authorization"),
+    business_id: scope.businessId,
+    mode: scope.mode,
+    card_id: card.id,
+    customer_id: card.customer_id,
+    account_id: card.funding_account_id,
+    settlement_account_id: program.settlement_account_id,
+    program_id: program.id,
+    type,
+    status: "pending",
+    amount: request.amount,
+    fees: type === "capture" ? request.fees + program.transaction_fee : request.fees,
+    currency: card.currency,
+    channel: request.channel,
+    mcc: request.mcc ?? null,
+    merchant_id: request.merchant ?? null,
+    decision_type: null,
+    status_reason: null,
+    decline_reason: null,
+    reserved: false,
+    held: 0,
+    debited: 0,
+    pending_amount: null,
+    pending_fees: null,
+    decision_due_at: null,
+    decision_event_id: null,
+    timeout_default: timeoutDefault,
+    webhook_id: program.webhook_id,
     card_balance: null,
-    card_holder_name: null, network_reference: reference, network_data: networkDataFor(card, request, reference), metadata: {},
-    created_at: now, updated_at: now,
+    card_holder_name: null,
+    network_reference: reference,
+    network_data: networkDataFor(card, request, reference),
+    metadata: {},
+    created_at: now,
+    updated_at: now,
   };
 }
 
@@ -90,14 +139,26 @@ function newRow(scope: Scope, card: SubjectCard, program: SubjectProgram, type: 
  * that concurrent captures cannot spend the same money. A request sent again with the same network reference is
  * the same authorization: it is returned as it stands and charges nothing more.
  */
-export async function requestAuthorization(ctx: NetworkContext, scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest): Promise<AuthorizationRow> {
+export async function requestAuthorization(
+  ctx: NetworkContext,
+  scope: Scope,
+  cardId: string,
+  type: "check" | "capture",
+  request: NetworkRequest,
+): Promise<AuthorizationRow> {
   const row = await takeRequest(ctx, scope, cardId, type, request);
   // The request is committed with its event in the outbox but maybe not yet published: a crash here must lose nothing.
   if (row.decision_due_at) failpoint("authorization-engine:after-request");
   return row;
 }
 
-function takeRequest(ctx: NetworkContext, scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest): Promise<AuthorizationRow> {
+function takeRequest(
+  ctx: NetworkContext,
+  scope: Scope,
+  cardId: string,
+  type: "check" | "capture",
+  request: NetworkRequest,
+): Promise<AuthorizationRow> {
   return ctx.db
     .tx(async (tx) => {
       // Read the clock once the transaction has its connection: under load, waiting for one eats into the window.
@@ -108,12 +169,25 @@ function takeRequest(ctx: NetworkContext, scope: Scope, cardId: string, type: "c
       const { card, program } = subject;
       const repeated = request.reference && (await findByNetworkReference(tx, scope, card.id, request.reference));
       if (repeated) return repeated;
-      const ledger = await openLedger(tx, scope, { funded: [card.funding_account_id], lockedAlready: [subject.fundingAccount] }, createWriteBatch());
+      const ledger = await openLedger(
+        tx,
+        scope,
+        { funded: [card.funding_account_id], lockedAlready: [subject.fundingAccount] },
+        createWriteBatch(),
+      );
       const account = ledger.account(card.funding_account_id);
       const pre = preCheck({
-        type, cardStatus: card.status, customerStatus: subject.customerStatus ?? "unknown", accountStatus: account.status,
-        available: ledger.balance(account.id).available, amount: request.amount, fees: request.fees + (type === "capture" ? program.transaction_fee : 0),
-        channel: request.channel, mcc: request.mcc, merchant: request.merchant, controls: card.controls,
+        type,
+        cardStatus: card.status,
+        customerStatus: subject.customerStatus ?? "unknown",
+        accountStatus: account.status,
+        available: ledger.balance(account.id).available,
+        amount: request.amount,
+        fees: request.fees + (type === "capture" ? program.transaction_fee : 0),
+        channel: request.channel,
+        mcc: request.mcc,
+        merchant: request.merchant,
+        controls: card.controls,
         spent: type === "capture" ? await spentPerInterval(tx, card, now) : {},
       });
       if (pre.outcome === "drop") throw dropped(card.id, pre.reason);
@@ -138,7 +212,15 @@ function takeRequest(ctx: NetworkContext, scope: Scope, cardId: string, type: "c
 }
 
 /** Runs a transition on an existing authorization, locked; an illegal one is a 422 naming the state. */
-async function transition(ctx: NetworkContext, scope: Scope, id: string, next: (tx: Queryable, row: AuthorizationRow) => Promise<{ step: Step; ledger?: Awaited<ReturnType<typeof openLedger>> }>) {
+async function transition(
+  ctx: NetworkContext,
+  scope: Scope,
+  id: string,
+  next: (
+    tx: Queryable,
+    row: AuthorizationRow,
+  ) => Promise<{ step: Step; ledger?: Awaited<ReturnType<typeof openLedger>> }>,
+) {
   const row = await ctx.db.tx(async (tx) => {
     const current = await findAuthorization(tx, scope, id, true);
     if (!current) throw notFound("Card authorization", id);
@@ -146,7 +228,10 @@ async function transition(ctx: NetworkContext, scope: Scope, id: string, next: (
       const { step, ledger } = await next(tx, current);
       return await carryOut(tx, scope, current, step, { ledger });
     } catch (error) {
-      if (error instanceof IllegalTransition) throw stateConflict(`Card authorization ${id} is ${current.status}${current.type === "check" ? " (a check)" : ""}: ${error.message}`);
+      if (error instanceof IllegalTransition)
+        throw stateConflict(
+          `Card authorization ${id} is ${current.status}${current.type === "check" ? " (a check)" : ""}: ${error.message}`,
+        );
       throw error;
     }
   });
@@ -158,11 +243,16 @@ async function transition(ctx: NetworkContext, scope: Scope, id: string, next: (
  * window runs from `arrivedAt` (when the network's request reached the platform), as a new authorization's does.
  */
 export function requestAmountChange(
-  ctx: NetworkContext, scope: Scope, id: string, update: { amount: number; fees: number }, arrivedAt?: number,
+  ctx: NetworkContext,
+  scope: Scope,
+  id: string,
+  update: { amount: number; fees: number },
+  arrivedAt?: number,
 ): Promise<AuthorizationRow> {
   return transition(ctx, scope, id, async (tx, row) => {
     const domain = toDomain(row);
-    if (domain.status !== "approved" || domain.type !== "capture") return { step: requestAmountUpdate(domain, update, 0, 0) };
+    if (domain.status !== "approved" || domain.type !== "capture")
+      return { step: requestAmountUpdate(domain, update, 0, 0) };
     const ledger = await openLedger(tx, scope, { funded: [row.account_id] }, createWriteBatch());
     const now = ctx.now?.() ?? Date.now();
     const askedAt = Math.min(now, arrivedAt ?? now);

@@ -1,10 +1,21 @@
-import { simulateCaptureSchema, simulateCheckSchema, simulateReverseSchema, simulateUpdateSchema } from "@cardhold/contracts";
+import {
+  simulateCaptureSchema,
+  simulateCheckSchema,
+  simulateReverseSchema,
+  simulateUpdateSchema,
+} from "@cardhold/contracts";
 import { notFound, validate } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import { DECISION_WINDOW_MS } from "../domain/authorization";
 import { findAuthorization, type AuthorizationRow } from "../store/authorizations.store";
 import type { DecisionWaiters } from "./decision-waiters";
-import { requestAmountChange, requestAuthorization, requestReversal, type NetworkContext, type NetworkRequest } from "./network-requests";
+import {
+  requestAmountChange,
+  requestAuthorization,
+  requestReversal,
+  type NetworkContext,
+  type NetworkRequest,
+} from "./network-requests";
 
 export interface SimulationContext extends NetworkContext {
   waiters: DecisionWaiters;
@@ -17,7 +28,8 @@ export interface SimulationContext extends NetworkContext {
  * and answers with the authorization once it is decided, as a network waits for its answer.
  */
 export function simulation(ctx: SimulationContext) {
-  const decided = (scope: Scope, row: AuthorizationRow) => ctx.waiters.until(scope, row, DECISION_WINDOW_MS + ctx.sweeperGraceMs + 5_000);
+  const decided = (scope: Scope, row: AuthorizationRow) =>
+    ctx.waiters.until(scope, row, DECISION_WINDOW_MS + ctx.sweeperGraceMs + 5_000);
   /** A new authorization, admitted (load shedding) from its request until it is decided. */
   const authorize = (scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest) => {
     const take = async () => decided(scope, await requestAuthorization(ctx, scope, cardId, type, request));
@@ -25,7 +37,11 @@ export function simulation(ctx: SimulationContext) {
   };
 
   /** The approved capture to change or reverse: the one named (it must be this card's), or a new one. */
-  const captureFirst = async (scope: Scope, cardId: string, body: Omit<NetworkRequest, "amount"> & { amount?: number; authorization?: string }) => {
+  const captureFirst = async (
+    scope: Scope,
+    cardId: string,
+    body: Omit<NetworkRequest, "amount"> & { amount?: number; authorization?: string },
+  ) => {
     if (!body.authorization) return authorize(scope, cardId, "capture", { ...body, amount: body.amount! });
     const existing = await findAuthorization(ctx.db, scope, body.authorization);
     if (!existing || existing.card_id !== cardId) throw notFound("Card authorization", body.authorization);
@@ -48,7 +64,10 @@ export function simulation(ctx: SimulationContext) {
       const capture = await captureFirst(scope, cardId, { ...request, arrivedAt });
       if (!request.authorization && capture.status !== "approved") return capture;
       const update = { amount: request.updateAmount, fees: request.updateFees };
-      return decided(scope, await requestAmountChange(ctx, scope, capture.id, update, request.authorization ? arrivedAt : undefined));
+      return decided(
+        scope,
+        await requestAmountChange(ctx, scope, capture.id, update, request.authorization ? arrivedAt : undefined),
+      );
     },
     /** Capture (unless an approved authorization is named), then reverse it; a capture not approved stays as it is. */
     async reverseCapture(scope: Scope, cardId: string, body: unknown) {

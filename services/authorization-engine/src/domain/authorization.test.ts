@@ -20,9 +20,24 @@ const NOW = 1_700_000_000_000;
 
 function fresh(overrides: Partial<Authorization> = {}): Authorization {
   return {
-    id: "c.auth.1", type: "capture", status: "pending", amount: 50_000, fees: 6_500, decisionType: null,
-    statusReason: null, declineReason: null, reserved: false, held: 0, debited: 0, pendingUpdate: null,
-    decisionDueAt: null, timeoutDefault: "decline", cardBalance: null, cardHolderName: null, metadata: {}, ...overrides,
+    id: "c.auth.1",
+    type: "capture",
+    status: "pending",
+    amount: 50_000,
+    fees: 6_500,
+    decisionType: null,
+    statusReason: null,
+    declineReason: null,
+    reserved: false,
+    held: 0,
+    debited: 0,
+    pendingUpdate: null,
+    decisionDueAt: null,
+    timeoutDefault: "decline",
+    cardBalance: null,
+    cardHolderName: null,
+    metadata: {},
+    ...overrides,
   };
 }
 const asked = (o: Partial<Authorization> = {}) => askReceiver(fresh(o), NOW).authorization;
@@ -32,13 +47,23 @@ const kinds = (step: Step) => step.effects.map((e) => (e.kind === "emit" ? `emit
 describe("the interface's transition table, row by row", () => {
   it("created + a pre-check fails → declined by the service, card.authorization.closed", () => {
     const step = declineByService(fresh(), "insufficient-funds");
-    expect(step.authorization).toMatchObject({ status: "declined", decisionType: "system-response", declineReason: "insufficient-funds", reserved: false });
+    expect(step.authorization).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+      declineReason: "insufficient-funds",
+      reserved: false,
+    });
     expect(kinds(step)).toEqual(["emit card.authorization.closed"]);
   });
 
   it("created + all checks pass → funds held, card.authorization.request (capture), answer due in 4 s", () => {
     const step = askReceiver(fresh(), NOW);
-    expect(step.authorization).toMatchObject({ status: "pending", reserved: true, held: 56_500, decisionDueAt: NOW + 4_000 });
+    expect(step.authorization).toMatchObject({
+      status: "pending",
+      reserved: true,
+      held: 56_500,
+      decisionDueAt: NOW + 4_000,
+    });
     expect(step.effects).toEqual([
       { kind: "hold", amount: 56_500 },
       { kind: "emit", event: "card.authorization.request" },
@@ -50,19 +75,49 @@ describe("the interface's transition table, row by row", () => {
     expect(tooLateToAsk(NOW - 3_800, NOW)).toBe(true);
     expect(tooLateToAsk(NOW - 3_700, NOW)).toBe(false);
     const declined = decideWithoutAsking(fresh(), NOW - 3_900);
-    expect(declined.authorization).toMatchObject({ status: "declined", decisionType: "system-response", statusReason: "platform-overloaded", held: 0, decisionDueAt: null });
+    expect(declined.authorization).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+      statusReason: "platform-overloaded",
+      held: 0,
+      decisionDueAt: null,
+    });
     expect(kinds(declined)).toEqual(["hold", "release-hold", "emit card.authorization.closed"]);
     const approvedByDefault = decideWithoutAsking(fresh({ timeoutDefault: "approve" }), NOW - 3_900);
-    expect(approvedByDefault.authorization).toMatchObject({ status: "approved", statusReason: "platform-overloaded", debited: 56_500 });
-    expect(kinds(approvedByDefault)).toEqual(["hold", "capture-hold", "emit card.authorization.closed", "create-transaction"]);
-    const check = decideWithoutAsking(fresh({ type: "check", amount: 0, fees: 0, timeoutDefault: "approve" }), NOW, { cardBalance: 10, cardHolderName: "Ada" });
-    expect(check.authorization).toMatchObject({ status: "approved", cardBalance: 10, cardHolderName: "Ada", statusReason: "platform-overloaded" });
+    expect(approvedByDefault.authorization).toMatchObject({
+      status: "approved",
+      statusReason: "platform-overloaded",
+      debited: 56_500,
+    });
+    expect(kinds(approvedByDefault)).toEqual([
+      "hold",
+      "capture-hold",
+      "emit card.authorization.closed",
+      "create-transaction",
+    ]);
+    const check = decideWithoutAsking(fresh({ type: "check", amount: 0, fees: 0, timeoutDefault: "approve" }), NOW, {
+      cardBalance: 10,
+      cardHolderName: "Ada",
+    });
+    expect(check.authorization).toMatchObject({
+      status: "approved",
+      cardBalance: 10,
+      cardHolderName: "Ada",
+      statusReason: "platform-overloaded",
+    });
     expect(kinds(check)).toEqual([]);
   });
 
   it("held + approve → approved, hold becomes a debit, closed event and a negative transaction", () => {
     const step = applyAnswer(asked(), { action: "approve", metadata: { ref: "r1" } }, NOW);
-    expect(step.authorization).toMatchObject({ status: "approved", decisionType: "direct-response", reserved: false, held: 0, debited: 56_500, metadata: { ref: "r1" } });
+    expect(step.authorization).toMatchObject({
+      status: "approved",
+      decisionType: "direct-response",
+      reserved: false,
+      held: 0,
+      debited: 56_500,
+      metadata: { ref: "r1" },
+    });
     expect(step.effects).toEqual([
       { kind: "capture-hold", amount: 56_500 },
       { kind: "emit", event: "card.authorization.closed" },
@@ -72,26 +127,54 @@ describe("the interface's transition table, row by row", () => {
 
   it("held + decline → declined, hold released, the code stored, closed event", () => {
     const step = applyAnswer(asked(), { action: "decline", code: "insufficient-funds" }, NOW);
-    expect(step.authorization).toMatchObject({ status: "declined", decisionType: "direct-response", declineReason: "insufficient-funds", held: 0, reserved: false });
-    expect(step.effects).toEqual([{ kind: "release-hold", amount: 56_500 }, { kind: "emit", event: "card.authorization.closed" }]);
+    expect(step.authorization).toMatchObject({
+      status: "declined",
+      decisionType: "direct-response",
+      declineReason: "insufficient-funds",
+      held: 0,
+      reserved: false,
+    });
+    expect(step.effects).toEqual([
+      { kind: "release-hold", amount: 56_500 },
+      { kind: "emit", event: "card.authorization.closed" },
+    ]);
   });
 
   it("approved + amount change → pending, the increase held, card.authorization.update, 4 s to answer", () => {
     const step = requestAmountUpdate(approved(), { amount: 60_000, fees: 6_500 }, NOW, 10_000);
-    expect(step.authorization).toMatchObject({ status: "pending", pendingUpdate: { amount: 60_000, fees: 6_500 }, decisionDueAt: NOW + 4_000, held: 10_000, reserved: true });
+    expect(step.authorization).toMatchObject({
+      status: "pending",
+      pendingUpdate: { amount: 60_000, fees: 6_500 },
+      decisionDueAt: NOW + 4_000,
+      held: 10_000,
+      reserved: true,
+    });
     expect(kinds(step)).toEqual(["hold", "emit card.authorization.update", "await-decision"]);
   });
 
   it("approved + an increase the funding source cannot cover → declined by the service, the capture stands", () => {
     const step = requestAmountUpdate(approved(), { amount: 60_000, fees: 6_500 }, NOW, 9_999);
-    expect(step.authorization).toMatchObject({ status: "declined", decisionType: "system-response", declineReason: "insufficient-funds", debited: 56_500, amount: 50_000 });
+    expect(step.authorization).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+      declineReason: "insufficient-funds",
+      debited: 56_500,
+      amount: 50_000,
+    });
     expect(kinds(step)).toEqual(["emit card.authorization.closed"]);
   });
 
   it("pending update + approve → approved at the new amount, the held increase captured", () => {
     const pending = requestAmountUpdate(approved(), { amount: 60_000, fees: 6_500 }, NOW, 10_000).authorization;
     const step = applyAnswer(pending, { action: "approve" }, NOW);
-    expect(step.authorization).toMatchObject({ status: "approved", amount: 60_000, debited: 66_500, held: 0, reserved: false, pendingUpdate: null });
+    expect(step.authorization).toMatchObject({
+      status: "approved",
+      amount: 60_000,
+      debited: 66_500,
+      held: 0,
+      reserved: false,
+      pendingUpdate: null,
+    });
     expect(step.effects).toEqual([
       { kind: "capture-hold", amount: 10_000 },
       { kind: "emit", event: "card.authorization.closed" },
@@ -104,31 +187,55 @@ describe("the interface's transition table, row by row", () => {
     expect(kinds(step)).toEqual(["emit card.authorization.update", "await-decision"]);
     const answered = applyAnswer(step.authorization, { action: "approve" }, NOW);
     expect(answered.effects).toContainEqual({ kind: "refund", amount: 10_000 });
-    expect(answered.effects).toContainEqual({ kind: "create-transaction", type: "adjustment", amount: 10_000, fees: 0 });
+    expect(answered.effects).toContainEqual({
+      kind: "create-transaction",
+      type: "adjustment",
+      amount: 10_000,
+      fees: 0,
+    });
   });
 
   it("pending update + decline → declined with the code, the held increase released, the original capture kept", () => {
     const pending = requestAmountUpdate(approved(), { amount: 90_000, fees: 6_500 }, NOW, 40_000).authorization;
     const step = applyAnswer(pending, { action: "decline", code: "insufficient-funds" }, NOW);
-    expect(step.authorization).toMatchObject({ status: "declined", declineReason: "insufficient-funds", amount: 50_000, debited: 56_500, held: 0 });
-    expect(step.effects).toEqual([{ kind: "release-hold", amount: 40_000 }, { kind: "emit", event: "card.authorization.closed" }]);
+    expect(step.authorization).toMatchObject({
+      status: "declined",
+      declineReason: "insufficient-funds",
+      amount: 50_000,
+      debited: 56_500,
+      held: 0,
+    });
+    expect(step.effects).toEqual([
+      { kind: "release-hold", amount: 40_000 },
+      { kind: "emit", event: "card.authorization.closed" },
+    ]);
   });
 
-  it.each(["approve", "decline"] as const)("pending + no answer in 4 s → the timeout default (%s), system-response, timeout-error", (timeoutDefault) => {
-    const step = applyTimeoutDefault(asked({ timeoutDefault }), NOW + 4_000);
-    expect(step.authorization).toMatchObject({
-      status: timeoutDefault === "approve" ? "approved" : "declined",
-      decisionType: "system-response",
-      statusReason: "timeout-error",
-    });
-    expect(step.authorization.declineReason).toBeNull();
-    const update = applyTimeoutDefault(requestAmountUpdate(approved({ timeoutDefault }), { amount: 1, fees: 0 }, NOW, 0).authorization, NOW);
-    expect(update.authorization).toMatchObject({ decisionType: "system-response", statusReason: "timeout-error" });
-  });
+  it.each(["approve", "decline"] as const)(
+    "pending + no answer in 4 s → the timeout default (%s), system-response, timeout-error",
+    (timeoutDefault) => {
+      const step = applyTimeoutDefault(asked({ timeoutDefault }), NOW + 4_000);
+      expect(step.authorization).toMatchObject({
+        status: timeoutDefault === "approve" ? "approved" : "declined",
+        decisionType: "system-response",
+        statusReason: "timeout-error",
+      });
+      expect(step.authorization.declineReason).toBeNull();
+      const update = applyTimeoutDefault(
+        requestAmountUpdate(approved({ timeoutDefault }), { amount: 1, fees: 0 }, NOW, 0).authorization,
+        NOW,
+      );
+      expect(update.authorization).toMatchObject({ decisionType: "system-response", statusReason: "timeout-error" });
+    },
+  );
 
   it("an unusable answer (error, bad body) applies the timeout default with its reason", () => {
     const step = applyAnswer(asked(), { action: "unusable", reason: "invalid-response" }, NOW);
-    expect(step.authorization).toMatchObject({ status: "declined", decisionType: "system-response", statusReason: "invalid-response" });
+    expect(step.authorization).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+      statusReason: "invalid-response",
+    });
   });
 
   it("approved + reversal → reversed, the amount credited to the settlement balance, card.authorization.update", () => {
@@ -144,18 +251,42 @@ describe("the interface's transition table, row by row", () => {
   it("check → card.authorization.request without a hold; approve needs an integer cardBalance and a cardHolderName", () => {
     const check = askReceiver(fresh({ type: "check", amount: 0, fees: 0 }), NOW);
     expect(kinds(check)).toEqual(["emit card.authorization.request", "await-decision"]);
-    const good = applyAnswer(check.authorization, { action: "approve", cardBalance: 120_000, cardHolderName: "Ada Obi" }, NOW);
+    const good = applyAnswer(
+      check.authorization,
+      { action: "approve", cardBalance: 120_000, cardHolderName: "Ada Obi" },
+      NOW,
+    );
     expect(good.authorization).toMatchObject({ status: "approved", cardBalance: 120_000, cardHolderName: "Ada Obi" });
-    for (const bad of [{ cardBalance: 1.5, cardHolderName: "A" }, { cardHolderName: "A" }, { cardBalance: 5 }, { cardBalance: 5, cardHolderName: "" }]) {
+    for (const bad of [
+      { cardBalance: 1.5, cardHolderName: "A" },
+      { cardHolderName: "A" },
+      { cardBalance: 5 },
+      { cardBalance: 5, cardHolderName: "" },
+    ]) {
       const step = applyAnswer(check.authorization, { action: "approve", ...bad }, NOW);
-      expect(step.authorization).toMatchObject({ status: "declined", statusReason: "invalid-response", declineReason: null });
+      expect(step.authorization).toMatchObject({
+        status: "declined",
+        statusReason: "invalid-response",
+        declineReason: null,
+      });
     }
   });
 
   it("a check with no usable answer: the timeout default approves with the platform's balance and name, or declines", () => {
-    const check = askReceiver(fresh({ type: "check", amount: 0, fees: 0, timeoutDefault: "approve" }), NOW).authorization;
-    const approvedCheck = applyTimeoutDefault(check, NOW, "timeout-error", { cardBalance: 7_000, cardHolderName: "Ada Obi" });
-    expect(approvedCheck.authorization).toMatchObject({ status: "approved", cardBalance: 7_000, cardHolderName: "Ada Obi", decisionType: "system-response" });
+    const check = askReceiver(
+      fresh({ type: "check", amount: 0, fees: 0, timeoutDefault: "approve" }),
+      NOW,
+    ).authorization;
+    const approvedCheck = applyTimeoutDefault(check, NOW, "timeout-error", {
+      cardBalance: 7_000,
+      cardHolderName: "Ada Obi",
+    });
+    expect(approvedCheck.authorization).toMatchObject({
+      status: "approved",
+      cardBalance: 7_000,
+      cardHolderName: "Ada Obi",
+      decisionType: "system-response",
+    });
     expect(approvedCheck.effects).toEqual([]);
     const declined = applyTimeoutDefault({ ...check, timeoutDefault: "decline" }, NOW);
     expect(declined.authorization).toMatchObject({ status: "declined", statusReason: "timeout-error" });
@@ -167,7 +298,20 @@ describe("the interface's transition table, row by row", () => {
     ["asking twice", () => askReceiver(asked(), NOW)],
     ["reversing a declined one", () => reverse(declineByService(fresh(), "x").authorization)],
     ["updating a pending one", () => requestAmountUpdate(asked(), { amount: 1, fees: 0 }, NOW, 0)],
-    ["updating a check", () => requestAmountUpdate(applyAnswer(asked({ type: "check", amount: 0, fees: 0 }), { action: "approve", cardBalance: 1, cardHolderName: "A" }, NOW).authorization, { amount: 1, fees: 0 }, NOW, 0)],
+    [
+      "updating a check",
+      () =>
+        requestAmountUpdate(
+          applyAnswer(
+            asked({ type: "check", amount: 0, fees: 0 }),
+            { action: "approve", cardBalance: 1, cardHolderName: "A" },
+            NOW,
+          ).authorization,
+          { amount: 1, fees: 0 },
+          NOW,
+          0,
+        ),
+    ],
     ["a timeout when nothing is asked", () => applyTimeoutDefault(approved(), NOW)],
     ["reversing a reversed one", () => reverse(reverse(approved()).authorization)],
     ["a service decline after asking", () => declineByService(asked(), "x")],
@@ -193,10 +337,15 @@ describe("ledger effects over any sequence of transitions", () => {
   };
   const action = fc.oneof(
     fc.constant({ t: "approve" as const }),
-    fc.record({ t: fc.constant("decline" as const), code: fc.constantFrom("insufficient-funds", "invalid-transaction") }),
+    fc.record({
+      t: fc.constant("decline" as const),
+      code: fc.constantFrom("insufficient-funds", "invalid-transaction"),
+    }),
     fc.constant({ t: "timeout" as const }),
     fc.record({
-      t: fc.constant("update" as const), amount: fc.integer({ min: 0, max: 1_000_000 }), fees: fc.integer({ min: 0, max: 10_000 }),
+      t: fc.constant("update" as const),
+      amount: fc.integer({ min: 0, max: 1_000_000 }),
+      fees: fc.integer({ min: 0, max: 10_000 }),
       available: fc.integer({ min: 0, max: 1_000_000 }),
     }),
     fc.constant({ t: "reverse" as const }),
@@ -204,29 +353,39 @@ describe("ledger effects over any sequence of transitions", () => {
 
   it("never holds or debits a negative amount, and every hold ends captured or released", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 10_000 }), fc.constantFrom("approve", "decline"), fc.array(action, { maxLength: 8 }), (amount, fees, timeoutDefault, actions) => {
-        let step = askReceiver(fresh({ amount, fees, timeoutDefault: timeoutDefault as "approve" | "decline" }), NOW);
-        const effects = [...step.effects];
-        for (const a of actions) {
-          try {
-            const auth = step.authorization;
-            step =
-              a.t === "approve" ? applyAnswer(auth, { action: "approve" }, NOW)
-              : a.t === "decline" ? applyAnswer(auth, { action: "decline", code: a.code }, NOW)
-              : a.t === "timeout" ? applyTimeoutDefault(auth, NOW)
-              : a.t === "update" ? requestAmountUpdate(auth, { amount: a.amount, fees: a.fees }, NOW, a.available)
-              : reverse(auth);
-            effects.push(...step.effects);
-          } catch (error) {
-            if (!(error instanceof IllegalTransition)) throw error;
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.constantFrom("approve", "decline"),
+        fc.array(action, { maxLength: 8 }),
+        (amount, fees, timeoutDefault, actions) => {
+          let step = askReceiver(fresh({ amount, fees, timeoutDefault: timeoutDefault as "approve" | "decline" }), NOW);
+          const effects = [...step.effects];
+          for (const a of actions) {
+            try {
+              const auth = step.authorization;
+              step =
+                a.t === "approve"
+                  ? applyAnswer(auth, { action: "approve" }, NOW)
+                  : a.t === "decline"
+                    ? applyAnswer(auth, { action: "decline", code: a.code }, NOW)
+                    : a.t === "timeout"
+                      ? applyTimeoutDefault(auth, NOW)
+                      : a.t === "update"
+                        ? requestAmountUpdate(auth, { amount: a.amount, fees: a.fees }, NOW, a.available)
+                        : reverse(auth);
+              effects.push(...step.effects);
+            } catch (error) {
+              if (!(error instanceof IllegalTransition)) throw error;
+            }
+            const totals = net(effects);
+            if (totals.held < 0 || totals.debited < 0) return false;
+            if (totals.held !== step.authorization.held || totals.debited !== step.authorization.debited) return false;
           }
-          const totals = net(effects);
-          if (totals.held < 0 || totals.debited < 0) return false;
-          if (totals.held !== step.authorization.held || totals.debited !== step.authorization.debited) return false;
-        }
-        const final = step.authorization;
-        return final.status === "pending" || final.held === 0;
-      }),
+          const final = step.authorization;
+          return final.status === "pending" || final.held === 0;
+        },
+      ),
       { numRuns: 2_000 },
     );
   });
@@ -234,8 +393,18 @@ describe("ledger effects over any sequence of transitions", () => {
 
 describe("pre-checks", () => {
   const base: AuthorizationContext = {
-    type: "capture", cardStatus: "active", customerStatus: "active", accountStatus: "active", available: 100_000, amount: 50_000, fees: 6_500,
-    channel: "online", mcc: "5541", merchant: "mch.1", controls: {}, spent: {},
+    type: "capture",
+    cardStatus: "active",
+    customerStatus: "active",
+    accountStatus: "active",
+    available: 100_000,
+    amount: 50_000,
+    fees: 6_500,
+    channel: "online",
+    mcc: "5541",
+    merchant: "mch.1",
+    controls: {},
+    spent: {},
   };
 
   it.each<[string, Partial<AuthorizationContext>, string, string?]>([
@@ -247,24 +416,97 @@ describe("pre-checks", () => {
     ["balance below amount + fees", { available: 56_499 }, "decline", "insufficient-funds/insufficient-funds"],
     ["balance exactly amount + fees", { available: 56_500 }, "pass"],
     ["negative amount", { amount: -1 }, "decline", "invalid-transaction/invalid-transaction"],
-    ["channel not allowed", { controls: { allowedChannels: ["pos"] } }, "decline", "spending-control/channel-not-allowed"],
-    ["channel blocked", { controls: { blockedChannels: ["online"] } }, "decline", "spending-control/channel-not-allowed"],
+    [
+      "channel not allowed",
+      { controls: { allowedChannels: ["pos"] } },
+      "decline",
+      "spending-control/channel-not-allowed",
+    ],
+    [
+      "channel blocked",
+      { controls: { blockedChannels: ["online"] } },
+      "decline",
+      "spending-control/channel-not-allowed",
+    ],
     ["mcc in an allowed range", { controls: { allowedMcc: "5540-5542,7654" } }, "pass"],
-    ["mcc outside the allowed list", { controls: { allowedMcc: "7654" } }, "decline", "spending-control/mcc-not-allowed"],
-    ["mcc in a blocked range", { controls: { blockedMcc: "5000-5999" } }, "decline", "spending-control/mcc-not-allowed"],
-    ["merchant not allowed", { controls: { allowedMerchants: ["mch.2"] } }, "decline", "spending-control/merchant-not-allowed"],
-    ["merchant blocked", { controls: { blockedMerchants: ["mch.1"] } }, "decline", "spending-control/merchant-not-allowed"],
-    ["within the monthly limit", { controls: { spendingLimits: [{ amount: 100_000, interval: "monthly" }] }, spent: { monthly: 43_500 } }, "pass"],
-    ["over the monthly limit", { controls: { spendingLimits: [{ amount: 100_000, interval: "monthly" }] }, spent: { monthly: 43_501 } }, "decline", "spending-control/spending-limit-exceeded"],
-    ["over a per-authorization limit", { controls: { spendingLimits: [{ amount: 50_000, interval: "per-authorization" }] } }, "decline", "spending-control/spending-limit-exceeded"],
+    [
+      "mcc outside the allowed list",
+      { controls: { allowedMcc: "7654" } },
+      "decline",
+      "spending-control/mcc-not-allowed",
+    ],
+    [
+      "mcc in a blocked range",
+      { controls: { blockedMcc: "5000-5999" } },
+      "decline",
+      "spending-control/mcc-not-allowed",
+    ],
+    [
+      "merchant not allowed",
+      { controls: { allowedMerchants: ["mch.2"] } },
+      "decline",
+      "spending-control/merchant-not-allowed",
+    ],
+    [
+      "merchant blocked",
+      { controls: { blockedMerchants: ["mch.1"] } },
+      "decline",
+      "spending-control/merchant-not-allowed",
+    ],
+    [
+      "within the monthly limit",
+      { controls: { spendingLimits: [{ amount: 100_000, interval: "monthly" }] }, spent: { monthly: 43_500 } },
+      "pass",
+    ],
+    [
+      "over the monthly limit",
+      { controls: { spendingLimits: [{ amount: 100_000, interval: "monthly" }] }, spent: { monthly: 43_501 } },
+      "decline",
+      "spending-control/spending-limit-exceeded",
+    ],
+    [
+      "over a per-authorization limit",
+      { controls: { spendingLimits: [{ amount: 50_000, interval: "per-authorization" }] } },
+      "decline",
+      "spending-control/spending-limit-exceeded",
+    ],
     ["mcc in an allowed category", { controls: { allowedCategories: ["fuel-stations"] } }, "pass"],
-    ["mcc outside the allowed categories", { controls: { allowedCategories: ["groceries", "restaurants"] } }, "decline", "spending-control/category-not-allowed"],
-    ["mcc in a blocked category", { controls: { blockedCategories: ["fuel-stations"] } }, "decline", "spending-control/category-not-allowed"],
-    ["no mcc with an allowed category list", { mcc: undefined, controls: { allowedCategories: ["groceries"] } }, "decline", "spending-control/category-not-allowed"],
+    [
+      "mcc outside the allowed categories",
+      { controls: { allowedCategories: ["groceries", "restaurants"] } },
+      "decline",
+      "spending-control/category-not-allowed",
+    ],
+    [
+      "mcc in a blocked category",
+      { controls: { blockedCategories: ["fuel-stations"] } },
+      "decline",
+      "spending-control/category-not-allowed",
+    ],
+    [
+      "no mcc with an allowed category list",
+      { mcc: undefined, controls: { allowedCategories: ["groceries"] } },
+      "decline",
+      "spending-control/category-not-allowed",
+    ],
     ["a check ignores the balance", { type: "check", amount: 0, fees: 0, available: 0 }, "pass"],
-    ["a check ignores spending limits", { type: "check", controls: { spendingLimits: [{ amount: 1, interval: "daily" }] } }, "pass"],
-    ["a check still honours channel controls", { type: "check", controls: { blockedChannels: ["online"] } }, "decline", "spending-control/channel-not-allowed"],
-    ["over the daily limit with earlier spending", { controls: { spendingLimits: [{ amount: 60_000, interval: "daily" }] }, spent: { daily: 3_501 } }, "decline", "spending-control/spending-limit-exceeded"],
+    [
+      "a check ignores spending limits",
+      { type: "check", controls: { spendingLimits: [{ amount: 1, interval: "daily" }] } },
+      "pass",
+    ],
+    [
+      "a check still honours channel controls",
+      { type: "check", controls: { blockedChannels: ["online"] } },
+      "decline",
+      "spending-control/channel-not-allowed",
+    ],
+    [
+      "over the daily limit with earlier spending",
+      { controls: { spendingLimits: [{ amount: 60_000, interval: "daily" }] }, spent: { daily: 3_501 } },
+      "decline",
+      "spending-control/spending-limit-exceeded",
+    ],
   ])("%s → %s", (_name, change, outcome, reason) => {
     const result = preCheck({ ...base, ...change });
     expect(result.outcome).toBe(outcome);

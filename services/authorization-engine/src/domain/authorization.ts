@@ -6,7 +6,8 @@
 export type AuthorizationStatus = "pending" | "approved" | "declined" | "reversed";
 export type DecisionType = "direct-response" | "system-response";
 export type TimeoutDefault = "approve" | "decline";
-export type AuthorizationEvent = "card.authorization.request" | "card.authorization.closed" | "card.authorization.update";
+export type AuthorizationEvent =
+  "card.authorization.request" | "card.authorization.closed" | "card.authorization.update";
 export type TransactionType = "capture" | "adjustment" | "reversal";
 
 /** How long the receiver has to answer a decision event (interface Limits). */
@@ -70,7 +71,13 @@ export class IllegalTransition extends Error {
   }
 }
 
-type Approve = { action: "approve"; code?: string; cardBalance?: number; cardHolderName?: string; metadata?: Record<string, unknown> };
+type Approve = {
+  action: "approve";
+  code?: string;
+  cardBalance?: number;
+  cardHolderName?: string;
+  metadata?: Record<string, unknown>;
+};
 type Decline = { action: "decline"; code?: string; metadata?: Record<string, unknown> };
 /** What came back for a decision event: a parsed answer, or nothing usable (timeout, error, bad body). */
 export type Answer = Approve | Decline | { action: "unusable"; reason: string };
@@ -82,7 +89,8 @@ export interface CheckFallback {
 }
 
 export const isAwaitingAnswer = (a: Authorization) => a.status === "pending" && a.decisionDueAt !== null;
-const isNew = (a: Authorization) => a.status === "pending" && a.decisionDueAt === null && !a.reserved && a.decisionType === null;
+const isNew = (a: Authorization) =>
+  a.status === "pending" && a.decisionDueAt === null && !a.reserved && a.decisionType === null;
 const isApprovedCapture = (a: Authorization) => a.status === "approved" && a.type === "capture";
 
 function expectState(ok: boolean, transition: string, a: Authorization): void {
@@ -90,7 +98,10 @@ function expectState(ok: boolean, transition: string, a: Authorization): void {
 }
 
 const emit = (event: AuthorizationEvent): Effect => ({ kind: "emit", event });
-const mergeMetadata = (a: Authorization, answer: { metadata?: Record<string, unknown> }) => ({ ...a.metadata, ...answer.metadata });
+const mergeMetadata = (a: Authorization, answer: { metadata?: Record<string, unknown> }) => ({
+  ...a.metadata,
+  ...answer.metadata,
+});
 
 /**
  * A pre-check failed (account, balance, spending control): declined by the service itself. `detail` says which
@@ -99,7 +110,13 @@ const mergeMetadata = (a: Authorization, answer: { metadata?: Record<string, unk
 export function declineByService(a: Authorization, reason: string, detail: string = reason): Step {
   expectState(isNew(a), "declineByService", a);
   return {
-    authorization: { ...a, status: "declined", decisionType: "system-response", declineReason: reason, statusReason: detail },
+    authorization: {
+      ...a,
+      status: "declined",
+      decisionType: "system-response",
+      declineReason: reason,
+      statusReason: detail,
+    },
     effects: [emit("card.authorization.closed")],
   };
 }
@@ -112,7 +129,11 @@ export function askReceiver(a: Authorization, now: number): Step {
   const holds = a.type === "capture" && total > 0;
   return {
     authorization: { ...a, reserved: holds, held: holds ? total : 0, decisionDueAt: dueAt },
-    effects: [...(holds ? [{ kind: "hold", amount: total } as const] : []), emit("card.authorization.request"), { kind: "await-decision", dueAt }],
+    effects: [
+      ...(holds ? [{ kind: "hold", amount: total } as const] : []),
+      emit("card.authorization.request"),
+      { kind: "await-decision", dueAt },
+    ],
   };
 }
 
@@ -130,14 +151,22 @@ export function decideWithoutAsking(a: Authorization, arrivedAt: number, fallbac
 }
 
 /** Whether a request that reached the platform at `arrivedAt` can still be put to the receiver at `now`. */
-export const tooLateToAsk = (arrivedAt: number, now: number) => arrivedAt + DECISION_WINDOW_MS - now < MIN_ASK_WINDOW_MS;
+export const tooLateToAsk = (arrivedAt: number, now: number) =>
+  arrivedAt + DECISION_WINDOW_MS - now < MIN_ASK_WINDOW_MS;
 
 function approveCapture(a: Authorization, answer: Approve, decisionType: DecisionType, reason: string | null): Step {
   const captured: Effect[] = a.held > 0 ? [{ kind: "capture-hold", amount: a.held }] : [];
   return {
     authorization: {
-      ...a, status: "approved", decisionType, statusReason: reason, decisionDueAt: null, metadata: mergeMetadata(a, answer),
-      reserved: false, held: 0, debited: a.held,
+      ...a,
+      status: "approved",
+      decisionType,
+      statusReason: reason,
+      decisionDueAt: null,
+      metadata: mergeMetadata(a, answer),
+      reserved: false,
+      held: 0,
+      debited: a.held,
     },
     effects: [
       ...captured,
@@ -147,23 +176,47 @@ function approveCapture(a: Authorization, answer: Approve, decisionType: Decisio
   };
 }
 
-function approveCheck(a: Authorization, answer: Approve & CheckFallback, decisionType: DecisionType, reason: string | null): Step {
+function approveCheck(
+  a: Authorization,
+  answer: Approve & CheckFallback,
+  decisionType: DecisionType,
+  reason: string | null,
+): Step {
   return {
     authorization: {
-      ...a, status: "approved", decisionType, statusReason: reason, decisionDueAt: null, metadata: mergeMetadata(a, answer),
-      cardBalance: answer.cardBalance, cardHolderName: answer.cardHolderName,
+      ...a,
+      status: "approved",
+      decisionType,
+      statusReason: reason,
+      decisionDueAt: null,
+      metadata: mergeMetadata(a, answer),
+      cardBalance: answer.cardBalance,
+      cardHolderName: answer.cardHolderName,
     },
     effects: [],
   };
 }
 
-function declineFirst(a: Authorization, code: string | null, decisionType: DecisionType, reason: string | null, answer: Decline | Approve): Step {
+function declineFirst(
+  a: Authorization,
+  code: string | null,
+  decisionType: DecisionType,
+  reason: string | null,
+  answer: Decline | Approve,
+): Step {
   const released: Effect[] = a.held > 0 ? [{ kind: "release-hold", amount: a.held }] : [];
   const closed: Effect[] = a.type === "capture" ? [emit("card.authorization.closed")] : [];
   return {
     authorization: {
-      ...a, status: "declined", decisionType, declineReason: code, statusReason: reason, reserved: false, held: 0,
-      decisionDueAt: null, metadata: mergeMetadata(a, answer),
+      ...a,
+      status: "declined",
+      decisionType,
+      declineReason: code,
+      statusReason: reason,
+      reserved: false,
+      held: 0,
+      decisionDueAt: null,
+      metadata: mergeMetadata(a, answer),
     },
     effects: [...released, ...closed],
   };
@@ -171,7 +224,9 @@ function declineFirst(a: Authorization, code: string | null, decisionType: Decis
 
 /** Rule 1: an approved check must carry an integer cardBalance and a cardHolderName. */
 const validCheckApproval = (answer: Approve): answer is Approve & CheckFallback =>
-  Number.isSafeInteger(answer.cardBalance) && typeof answer.cardHolderName === "string" && answer.cardHolderName.length > 0;
+  Number.isSafeInteger(answer.cardBalance) &&
+  typeof answer.cardHolderName === "string" &&
+  answer.cardHolderName.length > 0;
 
 /** The receiver answered the request (or an amount update). Anything unusable applies the timeout default. */
 export function applyAnswer(a: Authorization, answer: Answer, now: number, fallback?: CheckFallback): Step {
@@ -189,11 +244,18 @@ export function applyAnswer(a: Authorization, answer: Answer, now: number, fallb
  * system-response with statusReason `reason` and no declineReason. A check approved this way reports the platform's
  * own balance and name.
  */
-export function applyTimeoutDefault(a: Authorization, _now: number, reason = "timeout-error", fallback?: CheckFallback): Step {
+export function applyTimeoutDefault(
+  a: Authorization,
+  _now: number,
+  reason = "timeout-error",
+  fallback?: CheckFallback,
+): Step {
   expectState(isAwaitingAnswer(a), "applyTimeoutDefault", a);
   if (a.timeoutDefault === "decline") {
     const decline: Decline = { action: "decline" };
-    return a.pendingUpdate ? answerUpdate(a, decline, "system-response", reason) : declineFirst(a, null, "system-response", reason, decline);
+    return a.pendingUpdate
+      ? answerUpdate(a, decline, "system-response", reason)
+      : declineFirst(a, null, "system-response", reason, decline);
   }
   const approve: Approve = { action: "approve" };
   if (a.pendingUpdate) return answerUpdate(a, approve, "system-response", reason);
@@ -206,20 +268,42 @@ export function applyTimeoutDefault(a: Authorization, _now: number, reason = "ti
  * The network changes the amount of an approved capture. A larger total is held first; when the funding source
  * cannot cover the difference the service declines the change itself. Otherwise the receiver is asked (4 s).
  */
-export function requestAmountUpdate(a: Authorization, update: { amount: number; fees: number }, now: number, available: number): Step {
+export function requestAmountUpdate(
+  a: Authorization,
+  update: { amount: number; fees: number },
+  now: number,
+  available: number,
+): Step {
   expectState(isApprovedCapture(a), "requestAmountUpdate", a);
   const increase = update.amount + update.fees - a.debited;
   if (increase > available) {
     return {
-      authorization: { ...a, status: "declined", decisionType: "system-response", declineReason: "insufficient-funds", statusReason: "insufficient-funds" },
+      authorization: {
+        ...a,
+        status: "declined",
+        decisionType: "system-response",
+        declineReason: "insufficient-funds",
+        statusReason: "insufficient-funds",
+      },
       effects: [emit("card.authorization.closed")],
     };
   }
   const dueAt = now + DECISION_WINDOW_MS;
   const holds = increase > 0;
   return {
-    authorization: { ...a, status: "pending", pendingUpdate: update, decisionDueAt: dueAt, reserved: holds, held: holds ? increase : 0 },
-    effects: [...(holds ? [{ kind: "hold", amount: increase } as const] : []), emit("card.authorization.update"), { kind: "await-decision", dueAt }],
+    authorization: {
+      ...a,
+      status: "pending",
+      pendingUpdate: update,
+      decisionDueAt: dueAt,
+      reserved: holds,
+      held: holds ? increase : 0,
+    },
+    effects: [
+      ...(holds ? [{ kind: "hold", amount: increase } as const] : []),
+      emit("card.authorization.update"),
+      { kind: "await-decision", dueAt },
+    ],
   };
 }
 
@@ -229,9 +313,23 @@ export function requestAmountUpdate(a: Authorization, update: { amount: number; 
  * through: the held increase is released and the authorization is `declined` with the code, while what was captured
  * at the original amount stays debited (as the reference receiver keeps its debit and releases only its lock).
  */
-function answerUpdate(a: Authorization, answer: Approve | Decline, decisionType: DecisionType, reason: string | null): Step {
+function answerUpdate(
+  a: Authorization,
+  answer: Approve | Decline,
+  decisionType: DecisionType,
+  reason: string | null,
+): Step {
   const update = a.pendingUpdate!;
-  const base = { ...a, pendingUpdate: null, decisionDueAt: null, decisionType, statusReason: reason, metadata: mergeMetadata(a, answer), reserved: false, held: 0 };
+  const base = {
+    ...a,
+    pendingUpdate: null,
+    decisionDueAt: null,
+    decisionType,
+    statusReason: reason,
+    metadata: mergeMetadata(a, answer),
+    reserved: false,
+    held: 0,
+  };
   if (answer.action === "decline") {
     const released: Effect[] = a.held > 0 ? [{ kind: "release-hold", amount: a.held }] : [];
     return {
@@ -241,9 +339,19 @@ function answerUpdate(a: Authorization, answer: Approve | Decline, decisionType:
   }
   const total = update.amount + update.fees;
   const change = total - a.debited;
-  const ledger: Effect[] = change > 0 ? [{ kind: "capture-hold", amount: change }] : change < 0 ? [{ kind: "refund", amount: -change }] : [];
+  const ledger: Effect[] =
+    change > 0 ? [{ kind: "capture-hold", amount: change }] : change < 0 ? [{ kind: "refund", amount: -change }] : [];
   const transaction: Effect[] =
-    change === 0 ? [] : [{ kind: "create-transaction", type: "adjustment", amount: a.amount - update.amount, fees: a.fees - update.fees }];
+    change === 0
+      ? []
+      : [
+          {
+            kind: "create-transaction",
+            type: "adjustment",
+            amount: a.amount - update.amount,
+            fees: a.fees - update.fees,
+          },
+        ];
   return {
     authorization: { ...base, status: "approved", amount: update.amount, fees: update.fees, debited: total },
     effects: [...ledger, emit("card.authorization.closed"), ...transaction],

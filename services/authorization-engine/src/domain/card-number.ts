@@ -29,7 +29,8 @@ export function passesLuhn(pan: string): boolean {
   return /^\d{2,19}$/.test(pan) && luhnCheckDigit(pan.slice(0, -1)) === Number(pan.at(-1));
 }
 
-const randomDigits = (count: number, random: RandomInt) => Array.from({ length: count }, () => String(random(10))).join("");
+const randomDigits = (count: number, random: RandomInt) =>
+  Array.from({ length: count }, () => String(random(10))).join("");
 
 export function generatePan(network: Network, random: RandomInt): string {
   const body = BINS[network] + randomDigits(PAN_LENGTH - BINS[network].length - 1, random);

@@ -13,7 +13,12 @@ const ALLOWED: Record<CardAction, { from: CardStatus[]; to?: CardStatus }> = {
 };
 
 const DONE: Record<CardAction, string> = {
-  activate: "activated", block: "blocked", unblock: "unblocked", terminate: "terminated", change: "changed", fund: "funded",
+  activate: "activated",
+  block: "blocked",
+  unblock: "unblocked",
+  terminate: "terminated",
+  change: "changed",
+  fund: "funded",
 };
 
 export class CardStateError extends Error {

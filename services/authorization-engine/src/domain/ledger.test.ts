@@ -1,13 +1,28 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { available, hold, LedgerError, MAX_BALANCE, post, release, transfer, type AccountRole, type Balance, type LedgerAccount } from "./ledger";
+import {
+  available,
+  hold,
+  LedgerError,
+  MAX_BALANCE,
+  post,
+  release,
+  transfer,
+  type AccountRole,
+  type Balance,
+  type LedgerAccount,
+} from "./ledger";
 
 const account = (role: AccountRole, posted = 0, held = 0): LedgerAccount => ({ role, balance: { posted, held } });
 
 describe("ledger rules", () => {
   it("a transfer is two entries that sum to zero", () => {
-    expect(transfer("a", "b", 500)).toEqual([{ account: "a", amount: -500 }, { account: "b", amount: 500 }]);
-    for (const bad of [0, -5, 1.5, Number.MAX_SAFE_INTEGER + 2]) expect(() => transfer("a", "b", bad)).toThrow(LedgerError);
+    expect(transfer("a", "b", 500)).toEqual([
+      { account: "a", amount: -500 },
+      { account: "b", amount: 500 },
+    ]);
+    for (const bad of [0, -5, 1.5, Number.MAX_SAFE_INTEGER + 2])
+      expect(() => transfer("a", "b", bad)).toThrow(LedgerError);
   });
 
   it("holds reduce available, never below zero on a funded account", () => {
@@ -21,14 +36,21 @@ describe("ledger rules", () => {
   });
 
   it("capturing a hold debits the account and releases the hold in one step", () => {
-    const accounts = new Map([["card", account("card", 1_000, 600)], ["network", account("network-clearing")]]);
+    const accounts = new Map([
+      ["card", account("card", 1_000, 600)],
+      ["network", account("network-clearing")],
+    ]);
     const next = post(accounts, transfer("card", "network", 600), { account: "card", amount: 600 });
     expect(next.get("card")).toEqual({ posted: 400, held: 0 });
     expect(next.get("network")).toEqual({ posted: 600, held: 0 });
   });
 
   it("refuses unbalanced entries and overspending a funded account; clearing accounts may go negative", () => {
-    const accounts = new Map([["card", account("card", 100)], ["settlement", account("settlement", 0)], ["network", account("network-clearing")]]);
+    const accounts = new Map([
+      ["card", account("card", 100)],
+      ["settlement", account("settlement", 0)],
+      ["network", account("network-clearing")],
+    ]);
     expect(() => post(accounts, [{ account: "card", amount: -5 }])).toThrow(/sum to zero/);
     expect(() => post(accounts, transfer("card", "network", 101))).toThrow(/insufficient/);
     expect(post(accounts, transfer("network", "settlement", 50)).get("network")).toEqual({ posted: -50, held: 0 });
@@ -36,7 +58,12 @@ describe("ledger rules", () => {
 
   it("under any sequence of movements the ledger sums to zero and no funded account goes below zero", () => {
     const ids = ["settlement", "card", "network", "external"];
-    const roles: Record<string, AccountRole> = { settlement: "settlement", card: "card", network: "network-clearing", external: "external" };
+    const roles: Record<string, AccountRole> = {
+      settlement: "settlement",
+      card: "card",
+      network: "network-clearing",
+      external: "external",
+    };
     const op = fc.record({
       kind: fc.constantFrom("transfer", "hold", "release", "capture"),
       from: fc.constantFrom(...ids),
@@ -60,7 +87,8 @@ describe("ledger rules", () => {
           }
           const total = [...balances.values()].reduce((sum, b) => sum + b.posted, 0);
           if (total !== 0) return false;
-          for (const id of ["settlement", "card"]) if (available(balances.get(id)!) < 0 || balances.get(id)!.held < 0) return false;
+          for (const id of ["settlement", "card"])
+            if (available(balances.get(id)!) < 0 || balances.get(id)!.held < 0) return false;
         }
         return true;
       }),
@@ -76,6 +104,8 @@ describe("the balance limit", () => {
       ["clearing", { role: "network-clearing" as AccountRole, balance: { posted: 0, held: 0 } }],
     ]);
     expect(post(accounts, transfer("clearing", "main", 1)).get("main")!.posted).toBe(MAX_BALANCE);
-    expect(() => post(accounts, transfer("clearing", "main", 2))).toThrow(expect.objectContaining({ code: "balance-limit" }));
+    expect(() => post(accounts, transfer("clearing", "main", 2))).toThrow(
+      expect.objectContaining({ code: "balance-limit" }),
+    );
   });
 });

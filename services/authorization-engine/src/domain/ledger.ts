@@ -50,7 +50,8 @@ export const MAX_BALANCE = 1_000_000_000_000_000;
 export const mustStayFunded = (role: AccountRole) => role !== "network-clearing" && role !== "external";
 
 function positive(amount: number): void {
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new LedgerError("invalid-amount", `amount must be a positive integer of minor units, not ${amount}`);
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new LedgerError("invalid-amount", `amount must be a positive integer of minor units, not ${amount}`);
 }
 
 /** Money moves from one account to another: two entries that sum to zero. */
@@ -71,7 +72,10 @@ export interface LedgerAccount {
 export function hold(account: LedgerAccount, amount: number): Balance {
   positive(amount);
   if (mustStayFunded(account.role) && available(account.balance) < amount) {
-    throw new LedgerError("insufficient-funds", `insufficient funds: available ${available(account.balance)} is less than ${amount}`);
+    throw new LedgerError(
+      "insufficient-funds",
+      `insufficient funds: available ${available(account.balance)} is less than ${amount}`,
+    );
   }
   return { ...account.balance, held: account.balance.held + amount };
 }
@@ -79,7 +83,8 @@ export function hold(account: LedgerAccount, amount: number): Balance {
 /** Gives reserved funds back to available. */
 export function release(account: LedgerAccount, amount: number): Balance {
   positive(amount);
-  if (amount > account.balance.held) throw new LedgerError("hold-exceeded", `cannot release ${amount}: only ${account.balance.held} held`);
+  if (amount > account.balance.held)
+    throw new LedgerError("hold-exceeded", `cannot release ${amount}: only ${account.balance.held} held`);
   return { ...account.balance, held: account.balance.held - amount };
 }
 
@@ -87,26 +92,42 @@ export function release(account: LedgerAccount, amount: number): Balance {
  * Posts balanced entries. `releasing` is the part of a hold the movement settles (a captured hold): it is released
  * in the same step, so the funds are never counted twice. Returns the new balances of the touched accounts.
  */
-export function post(accounts: Map<string, LedgerAccount>, entries: Entry[], releasing: { account: string; amount: number } | null = null): Map<string, Balance> {
-  if (entries.reduce((sum, e) => sum + e.amount, 0) !== 0) throw new LedgerError("unbalanced", "entries must sum to zero");
+export function post(
+  accounts: Map<string, LedgerAccount>,
+  entries: Entry[],
+  releasing: { account: string; amount: number } | null = null,
+): Map<string, Balance> {
+  if (entries.reduce((sum, e) => sum + e.amount, 0) !== 0)
+    throw new LedgerError("unbalanced", "entries must sum to zero");
   const next = new Map<string, Balance>();
   const get = (id: string) => {
     const account = accounts.get(id);
     if (!account) throw new LedgerError("invalid-amount", `unknown account ${id}`);
     return next.get(id) ?? account.balance;
   };
-  if (releasing) next.set(releasing.account, release({ ...accounts.get(releasing.account)!, balance: get(releasing.account) }, releasing.amount));
+  if (releasing)
+    next.set(
+      releasing.account,
+      release({ ...accounts.get(releasing.account)!, balance: get(releasing.account) }, releasing.amount),
+    );
   for (const e of entries) {
-    if (!Number.isSafeInteger(e.amount)) throw new LedgerError("invalid-amount", `entry amount ${e.amount} is not an integer`);
+    if (!Number.isSafeInteger(e.amount))
+      throw new LedgerError("invalid-amount", `entry amount ${e.amount} is not an integer`);
     const balance = get(e.account);
     next.set(e.account, { ...balance, posted: balance.posted + e.amount });
   }
   for (const [id, balance] of next) {
     if (mustStayFunded(accounts.get(id)!.role) && available(balance) < 0) {
-      throw new LedgerError("insufficient-funds", `insufficient funds: account ${id} would have ${available(balance)} available`);
+      throw new LedgerError(
+        "insufficient-funds",
+        `insufficient funds: account ${id} would have ${available(balance)} available`,
+      );
     }
     if (mustStayFunded(accounts.get(id)!.role) && balance.posted > MAX_BALANCE) {
-      throw new LedgerError("balance-limit", `account ${id} would hold ${balance.posted}, more than the limit of ${MAX_BALANCE} minor units`);
+      throw new LedgerError(
+        "balance-limit",
+        `account ${id} would hold ${balance.posted}, more than the limit of ${MAX_BALANCE} minor units`,
+      );
     }
   }
   return next;

@@ -41,9 +41,7 @@ export interface AuthorizationContext {
 
 /** A decline names the declineReason (`reason`) and which check failed (`detail`, the statusReason). */
 export type PreCheck =
-  | { outcome: "drop"; reason: string }
-  | { outcome: "decline"; reason: string; detail: string }
-  | { outcome: "pass" };
+  { outcome: "drop"; reason: string } | { outcome: "decline"; reason: string; detail: string } | { outcome: "pass" };
 
 /** The declineReason of every spending-control failure, as the reference receiver names it. */
 export const SPENDING_CONTROL = "spending-control";
@@ -61,7 +59,8 @@ export function mccInList(mcc: string, list: string): boolean {
     });
 }
 
-const inCategories = (mcc: string, categories: MccCategory[]) => categories.some((c) => mccInList(mcc, MCC_CATEGORIES[c]));
+const inCategories = (mcc: string, categories: MccCategory[]) =>
+  categories.some((c) => mccInList(mcc, MCC_CATEGORIES[c]));
 
 function merchantProblem(c: AuthorizationContext): string | undefined {
   const { controls } = c;
@@ -69,9 +68,12 @@ function merchantProblem(c: AuthorizationContext): string | undefined {
   if (controls.blockedChannels?.includes(c.channel)) return "channel-not-allowed";
   if (controls.allowedMcc && (!c.mcc || !mccInList(c.mcc, controls.allowedMcc))) return "mcc-not-allowed";
   if (controls.blockedMcc && c.mcc && mccInList(c.mcc, controls.blockedMcc)) return "mcc-not-allowed";
-  if (controls.allowedCategories?.length && (!c.mcc || !inCategories(c.mcc, controls.allowedCategories))) return "category-not-allowed";
-  if (controls.blockedCategories?.length && c.mcc && inCategories(c.mcc, controls.blockedCategories)) return "category-not-allowed";
-  if (controls.allowedMerchants?.length && (!c.merchant || !controls.allowedMerchants.includes(c.merchant))) return "merchant-not-allowed";
+  if (controls.allowedCategories?.length && (!c.mcc || !inCategories(c.mcc, controls.allowedCategories)))
+    return "category-not-allowed";
+  if (controls.blockedCategories?.length && c.mcc && inCategories(c.mcc, controls.blockedCategories))
+    return "category-not-allowed";
+  if (controls.allowedMerchants?.length && (!c.merchant || !controls.allowedMerchants.includes(c.merchant)))
+    return "merchant-not-allowed";
   if (c.merchant && controls.blockedMerchants?.includes(c.merchant)) return "merchant-not-allowed";
   return undefined;
 }
@@ -88,14 +90,16 @@ function limitProblem(c: AuthorizationContext): string | undefined {
 export function preCheck(c: AuthorizationContext): PreCheck {
   if (c.cardStatus !== "active") return { outcome: "drop", reason: `the card is ${c.cardStatus}` };
   if (c.customerStatus !== "active") return { outcome: "drop", reason: `the card's customer is ${c.customerStatus}` };
-  if (c.accountStatus !== "active") return { outcome: "drop", reason: `the card's funding account is ${c.accountStatus}` };
+  if (c.accountStatus !== "active")
+    return { outcome: "drop", reason: `the card's funding account is ${c.accountStatus}` };
   if (!Number.isSafeInteger(c.amount) || c.amount < 0 || !Number.isSafeInteger(c.fees) || c.fees < 0) {
     return { outcome: "decline", reason: "invalid-transaction", detail: "invalid-transaction" };
   }
   const merchant = merchantProblem(c);
   if (merchant) return { outcome: "decline", reason: SPENDING_CONTROL, detail: merchant };
   if (c.type === "check") return { outcome: "pass" };
-  if (c.available < c.amount + c.fees) return { outcome: "decline", reason: "insufficient-funds", detail: "insufficient-funds" };
+  if (c.available < c.amount + c.fees)
+    return { outcome: "decline", reason: "insufficient-funds", detail: "insufficient-funds" };
   const limit = limitProblem(c);
   return limit ? { outcome: "decline", reason: SPENDING_CONTROL, detail: limit } : { outcome: "pass" };
 }

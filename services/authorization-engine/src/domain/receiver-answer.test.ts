@@ -6,8 +6,14 @@ const ok = (body: unknown) => answerOf({ httpStatus: 200, body, error: null });
 describe("the receiver's answer", () => {
   it.each([
     [{ action: "approve" }, { action: "approve" }],
-    [{ action: "decline", code: "insufficient-funds" }, { action: "decline", code: "insufficient-funds" }],
-    [{ action: "approve", metadata: { a: { b: [1, 2] } } }, { action: "approve", metadata: { a: { b: [1, 2] } } }],
+    [
+      { action: "decline", code: "insufficient-funds" },
+      { action: "decline", code: "insufficient-funds" },
+    ],
+    [
+      { action: "approve", metadata: { a: { b: [1, 2] } } },
+      { action: "approve", metadata: { a: { b: [1, 2] } } },
+    ],
     [{ action: "maybe" }, { action: "unusable", reason: "invalid-response" }],
     [null, { action: "unusable", reason: "invalid-response" }],
   ])("%j means %j", (body, answer) => {
@@ -21,8 +27,17 @@ describe("the receiver's answer", () => {
   });
 
   it("is unusable without a 2xx status, and names what went wrong without one", () => {
-    expect(answerOf({ httpStatus: 500, body: { action: "approve" }, error: null })).toEqual({ action: "unusable", reason: "webhook-error" });
-    expect(answerOf({ httpStatus: null, body: null, error: "timeout" })).toEqual({ action: "unusable", reason: "timeout-error" });
-    expect(answerOf({ httpStatus: null, body: null, error: "platform-overloaded" })).toEqual({ action: "unusable", reason: "platform-overloaded" });
+    expect(answerOf({ httpStatus: 500, body: { action: "approve" }, error: null })).toEqual({
+      action: "unusable",
+      reason: "webhook-error",
+    });
+    expect(answerOf({ httpStatus: null, body: null, error: "timeout" })).toEqual({
+      action: "unusable",
+      reason: "timeout-error",
+    });
+    expect(answerOf({ httpStatus: null, body: null, error: "platform-overloaded" })).toEqual({
+      action: "unusable",
+      reason: "platform-overloaded",
+    });
   });
 });

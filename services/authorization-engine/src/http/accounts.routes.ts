@@ -15,7 +15,15 @@ export function accountRoutes(app: Express, db: Db, loaders: Record<string, Expa
     res.status(201).json(ok(await createAccount(db, requestContext(req), req.body)));
   });
   app.get("/accounts", async (req, res) => {
-    res.json(await listResource<AccountRow>(req, { db, spec: accountResource, scope: requestContext(req), toRecord: toAccountRecord, loaders }));
+    res.json(
+      await listResource<AccountRow>(req, {
+        db,
+        spec: accountResource,
+        scope: requestContext(req),
+        toRecord: toAccountRecord,
+        loaders,
+      }),
+    );
   });
   app.get("/accounts/:id", async (req, res) => {
     res.json(ok(toAccountRecord(await getAccount(db, requestContext(req), req.params.id))));
@@ -26,7 +34,15 @@ export function accountRoutes(app: Express, db: Db, loaders: Record<string, Expa
   app.get("/accounts/:id/logs", async (req, res) => {
     const scope = requestContext(req);
     const account = await getAccount(db, scope, req.params.id);
-    res.json(await listResource<LedgerEntryRow>(req, { db, spec: ledgerEntryResource, scope, toRecord: toLogRecord, within: { account: account.id } }));
+    res.json(
+      await listResource<LedgerEntryRow>(req, {
+        db,
+        spec: ledgerEntryResource,
+        scope,
+        toRecord: toLogRecord,
+        within: { account: account.id },
+      }),
+    );
   });
   app.get("/accounts/:id/logs/csv", async (req, res) => {
     const scope = requestContext(req);

@@ -13,7 +13,15 @@ const ok = (data: unknown) => ({ code: "success", data });
 
 export function authorizationRoutes(app: Express, db: Db, loaders: Record<string, ExpandLoader>): void {
   app.get("/card-authorizations", async (req, res) => {
-    res.json(await listResource<AuthorizationRow>(req, { db, spec: authorizationResource, scope: requestContext(req), toRecord: toAuthorizationRecord, loaders }));
+    res.json(
+      await listResource<AuthorizationRow>(req, {
+        db,
+        spec: authorizationResource,
+        scope: requestContext(req),
+        toRecord: toAuthorizationRecord,
+        loaders,
+      }),
+    );
   });
   app.get("/card-authorizations/:id", async (req, res) => {
     const row = await findAuthorization(db, requestContext(req), req.params.id);
@@ -21,7 +29,15 @@ export function authorizationRoutes(app: Express, db: Db, loaders: Record<string
     res.json(ok(toAuthorizationRecord(row)));
   });
   app.get("/card-transactions", async (req, res) => {
-    res.json(await listResource<TransactionRow>(req, { db, spec: transactionResource, scope: requestContext(req), toRecord: toTransactionRecord, loaders }));
+    res.json(
+      await listResource<TransactionRow>(req, {
+        db,
+        spec: transactionResource,
+        scope: requestContext(req),
+        toRecord: toTransactionRecord,
+        loaders,
+      }),
+    );
   });
   app.get("/card-transactions/:id", async (req, res) => {
     const row = await findTransaction(db, requestContext(req), req.params.id);

@@ -3,7 +3,16 @@ import { listResource, requestContext } from "@cardhold/platform";
 import type { ExpandLoader } from "@cardhold/query";
 import { getAccount } from "../accounts";
 import {
-  activateCard, blockCard, cardSecrets, createCard, fundCard, getCard, resetPin, terminateCard, unblockCard, updateCardSettings,
+  activateCard,
+  blockCard,
+  cardSecrets,
+  createCard,
+  fundCard,
+  getCard,
+  resetPin,
+  terminateCard,
+  unblockCard,
+  updateCardSettings,
   type CardContext,
 } from "../cards";
 import { createProgram, getProgram, updateProgram } from "../programs";
@@ -19,7 +28,15 @@ export function programRoutes(app: Express, ctx: CardContext, loaders: Record<st
     res.status(201).json(ok(await createProgram(db, requestContext(req), req.body)));
   });
   app.get("/card-programs", async (req, res) => {
-    res.json(await listResource<ProgramRow>(req, { db, spec: programResource, scope: requestContext(req), toRecord: toProgramRecord, loaders }));
+    res.json(
+      await listResource<ProgramRow>(req, {
+        db,
+        spec: programResource,
+        scope: requestContext(req),
+        toRecord: toProgramRecord,
+        loaders,
+      }),
+    );
   });
   app.get("/card-programs/:id", async (req, res) => {
     res.json(ok(toProgramRecord(await getProgram(db, requestContext(req), req.params.id))));
@@ -35,7 +52,15 @@ export function cardRoutes(app: Express, ctx: CardContext, loaders: Record<strin
     res.status(201).json(ok(await createCard(ctx, requestContext(req), req.body)));
   });
   app.get("/cards", async (req, res) => {
-    res.json(await listResource<CardRow>(req, { db, spec: cardResource, scope: requestContext(req), toRecord: toCardRecord, loaders }));
+    res.json(
+      await listResource<CardRow>(req, {
+        db,
+        spec: cardResource,
+        scope: requestContext(req),
+        toRecord: toCardRecord,
+        loaders,
+      }),
+    );
   });
   app.get("/cards/:id", async (req, res) => {
     res.json(ok(toCardRecord(await getCard(db, requestContext(req), req.params.id))));
@@ -63,11 +88,15 @@ export function cardRoutes(app: Express, ctx: CardContext, loaders: Record<strin
   });
   app.get("/cards/:id/funding-source", async (req, res) => {
     const scope = requestContext(req);
-    res.json(ok(toAccountRecord(await getAccount(db, scope, (await getCard(db, scope, req.params.id)).funding_account_id))));
+    res.json(
+      ok(toAccountRecord(await getAccount(db, scope, (await getCard(db, scope, req.params.id)).funding_account_id))),
+    );
   });
   app.get("/cards/:id/funding-source/balance", async (req, res) => {
     const scope = requestContext(req);
-    res.json(ok(toBalanceRecord(await getAccount(db, scope, (await getCard(db, scope, req.params.id)).funding_account_id))));
+    res.json(
+      ok(toBalanceRecord(await getAccount(db, scope, (await getCard(db, scope, req.params.id)).funding_account_id))),
+    );
   });
   app.get("/cards/:id/secrets", async (req, res) => {
     res.set("cache-control", "no-store");

@@ -9,7 +9,11 @@ import { findProgramsByIds, programResource } from "../store/programs.store";
 
 type Doc = Record<string, unknown>;
 
-function loader<Row extends { id: string }>(spec: ResourceSpec, find: (ids: string[], scope: Scope) => Promise<Row[]>, toRecord: (row: Row) => Doc): ExpandLoader {
+function loader<Row extends { id: string }>(
+  spec: ResourceSpec,
+  find: (ids: string[], scope: Scope) => Promise<Row[]>,
+  toRecord: (row: Row) => Doc,
+): ExpandLoader {
   return { spec, load: async (ids, scope) => new Map((await find(ids, scope)).map((row) => [row.id, toRecord(row)])) };
 }
 
@@ -20,9 +24,16 @@ export function expandLoaders(db: Db): Record<string, ExpandLoader> {
     card: loader(cardResource, (ids, scope) => findCardsByIds(db, scope, ids), toCardRecord),
     account: loader(accountResource, (ids, scope) => findAccountsByIds(db, scope, ids), toAccountRecord),
     program: loader(programResource, (ids, scope) => findProgramsByIds(db, scope, ids), toProgramRecord),
-    authorization: loader(authorizationResource, async (ids, scope) => {
-      const { rows } = await db.query<AuthorizationRow & Doc>("SELECT * FROM engine.authorizations WHERE id = ANY($1::text[]) AND business_id = $2 AND mode = $3", [ids, scope.businessId, scope.mode]);
-      return rows;
-    }, toAuthorizationRecord),
+    authorization: loader(
+      authorizationResource,
+      async (ids, scope) => {
+        const { rows } = await db.query<AuthorizationRow & Doc>(
+          "SELECT * FROM engine.authorizations WHERE id = ANY($1::text[]) AND business_id = $2 AND mode = $3",
+          [ids, scope.businessId, scope.mode],
+        );
+        return rows;
+      },
+      toAuthorizationRecord,
+    ),
   };
 }

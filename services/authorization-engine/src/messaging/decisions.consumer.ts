@@ -7,14 +7,21 @@ import { applyDecision, type Decided } from "../authorizations/decisions";
 import type { DecisionWaiters } from "../authorizations/decision-waiters";
 
 /** decisions.v1 → the receiver's answers (or why none came) applied to the authorizations waiting for them. */
-export function subscribeToDecisions(deps: { db: Db; bus: Bus; logger: Logger; waiters: DecisionWaiters; lateness: DecisionLateness }) {
+export function subscribeToDecisions(deps: {
+  db: Db;
+  bus: Bus;
+  logger: Logger;
+  waiters: DecisionWaiters;
+  lateness: DecisionLateness;
+}) {
   const consumer = "authorization-engine.decisions";
   return deps.bus.subscribe({
     group: consumer,
     topics: [TOPICS.decisions],
     handler: async (message) => {
       const parsed = decisionAnsweredMessage.safeParse(message.value);
-      if (!parsed.success) return deps.logger.error({ messageId: message.id }, "skipping malformed decisions.v1 message");
+      if (!parsed.success)
+        return deps.logger.error({ messageId: message.id }, "skipping malformed decisions.v1 message");
       let decided: Decided | undefined;
       // No inbox: an answer applies only to the decision it names while it is open, so a repeat changes nothing.
       await deps.db.tx(async (tx) => {

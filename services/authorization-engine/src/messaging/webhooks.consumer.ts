@@ -7,10 +7,13 @@ import { deleteWebhook, upsertWebhook } from "../store/webhooks.store";
 
 /** webhooks.v1 → which webhook answers decisions for each business and mode, and its timeoutDefault. */
 export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger) {
-  return subscribeToWebhookChanges({ db, bus, logger }, {
-    group: "authorization-engine.webhooks",
-    schema: SCHEMA,
-    upsert: (tx, change) => upsertWebhook(tx, change.businessId, change.mode, change.data),
-    remove: deleteWebhook,
-  });
+  return subscribeToWebhookChanges(
+    { db, bus, logger },
+    {
+      group: "authorization-engine.webhooks",
+      schema: SCHEMA,
+      upsert: (tx, change) => upsertWebhook(tx, change.businessId, change.mode, change.data),
+      remove: deleteWebhook,
+    },
+  );
 }

@@ -48,7 +48,9 @@ export const accountResource = scopedResource(
 );
 
 export type NewAccount = Pick<AccountRow, "role" | "type" | "name" | "currency"> &
-  Partial<Pick<AccountRow, "customer_id" | "reference" | "settlement_account_id" | "metadata">> & { depositChannel?: boolean };
+  Partial<Pick<AccountRow, "customer_id" | "reference" | "settlement_account_id" | "metadata">> & {
+    depositChannel?: boolean;
+  };
 
 const BANK = { bankName: "Cardhold Sandbox Bank", bankCode: "999", partner: "cardhold-sandbox" };
 const ACCOUNT_NUMBER_TRIES = 5;
@@ -61,7 +63,12 @@ const accountNumber = () => String(randomInt(1_000_000_000, 10_000_000_000));
  * number is skipped with ON CONFLICT, not an error, so this works inside a transaction). `onePerCurrency` makes the
  * insert a no-op (undefined) when the business already has this role's account in the currency.
  */
-export async function insertAccount(db: Queryable, scope: Scope, a: NewAccount, onePerCurrency = false): Promise<AccountRow | undefined> {
+export async function insertAccount(
+  db: Queryable,
+  scope: Scope,
+  a: NewAccount,
+  onePerCurrency = false,
+): Promise<AccountRow | undefined> {
   const conflict = onePerCurrency
     ? "ON CONFLICT (business_id, mode, currency, role) WHERE role IN ('settlement', 'network-clearing', 'external') DO NOTHING"
     : "ON CONFLICT (deposit_account_number) DO NOTHING";
@@ -72,8 +79,21 @@ export async function insertAccount(db: Queryable, scope: Scope, a: NewAccount, 
       `INSERT INTO engine.accounts (id, business_id, mode, role, type, name, currency, customer_id, reference,
          settlement_account_id, deposit_account_number, deposit_channels, metadata, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now(), now()) ${conflict} RETURNING *`,
-      [newId("account"), scope.businessId, scope.mode, a.role, a.type, a.name, a.currency, a.customer_id ?? null,
-        a.reference ?? null, a.settlement_account_id ?? null, number, JSON.stringify(channels), a.metadata ?? {}],
+      [
+        newId("account"),
+        scope.businessId,
+        scope.mode,
+        a.role,
+        a.type,
+        a.name,
+        a.currency,
+        a.customer_id ?? null,
+        a.reference ?? null,
+        a.settlement_account_id ?? null,
+        number,
+        JSON.stringify(channels),
+        a.metadata ?? {},
+      ],
     );
     if (rows[0] || onePerCurrency) return rows[0];
   }
@@ -96,7 +116,11 @@ export async function findAccountsByIds(db: Queryable, scope: Scope, ids: string
   return rows;
 }
 
-export async function findAccountByNumber(db: Queryable, scope: Scope, number: string): Promise<AccountRow | undefined> {
+export async function findAccountByNumber(
+  db: Queryable,
+  scope: Scope,
+  number: string,
+): Promise<AccountRow | undefined> {
   const { rows } = await db.query<AccountRow & Record<string, unknown>>(
     `SELECT * FROM engine.business_accounts WHERE deposit_account_number = $1 AND business_id = $2 AND mode = $3`,
     [number, scope.businessId, scope.mode],
@@ -104,7 +128,11 @@ export async function findAccountByNumber(db: Queryable, scope: Scope, number: s
   return rows[0];
 }
 
-export async function findReferencedAccount(db: Queryable, scope: Scope, reference: string): Promise<AccountRow | undefined> {
+export async function findReferencedAccount(
+  db: Queryable,
+  scope: Scope,
+  reference: string,
+): Promise<AccountRow | undefined> {
   const { rows } = await db.query<AccountRow & Record<string, unknown>>(
     `SELECT * FROM engine.business_accounts WHERE reference = $1 AND business_id = $2 AND mode = $3`,
     [reference, scope.businessId, scope.mode],
@@ -113,13 +141,24 @@ export async function findReferencedAccount(db: Queryable, scope: Scope, referen
 }
 
 /** The system account of a role (network-clearing, external) for a currency, created on first use. */
-export async function systemAccount(db: Queryable, scope: Scope, role: "network-clearing" | "external", currency: string): Promise<string> {
+export async function systemAccount(
+  db: Queryable,
+  scope: Scope,
+  role: "network-clearing" | "external",
+  currency: string,
+): Promise<string> {
   return oneAccountPerCurrency(db, scope, { role, type: "system", name: `${role} (${currency})`, currency });
 }
 
 /** The business's default (settlement) account in a currency, created on first use with a deposit channel. */
 export async function settlementAccount(db: Queryable, scope: Scope, currency: string): Promise<string> {
-  return oneAccountPerCurrency(db, scope, { role: "settlement", type: "main", name: `Settlement account (${currency})`, currency, depositChannel: true });
+  return oneAccountPerCurrency(db, scope, {
+    role: "settlement",
+    type: "main",
+    name: `Settlement account (${currency})`,
+    currency,
+    depositChannel: true,
+  });
 }
 
 /**
@@ -151,7 +190,8 @@ export function accountFromJson(json: Record<string, unknown>): AccountRow {
   const row = json as unknown as AccountRow;
   // jsonb carries bigint balances as JSON numbers: refuse what a JS number cannot hold exactly, as the int8 parser does.
   for (const amount of [row.posted, row.held]) {
-    if (!Number.isSafeInteger(amount)) throw new RangeError(`account ${row.id}: balance ${amount} exceeds the safe integer range`);
+    if (!Number.isSafeInteger(amount))
+      throw new RangeError(`account ${row.id}: balance ${amount} exceeds the safe integer range`);
   }
   return { ...row, created_at: new Date(json.created_at as string), updated_at: new Date(json.updated_at as string) };
 }
@@ -166,5 +206,9 @@ export async function lockAccounts(db: Queryable, ids: string[]): Promise<Map<st
 }
 
 export async function setAccountBalance(db: Queryable, id: string, posted: number, held: number): Promise<void> {
-  await db.query("UPDATE engine.accounts SET posted = $2, held = $3, updated_at = now() WHERE id = $1", [id, posted, held]);
+  await db.query("UPDATE engine.accounts SET posted = $2, held = $3, updated_at = now() WHERE id = $1", [
+    id,
+    posted,
+    held,
+  ]);
 }

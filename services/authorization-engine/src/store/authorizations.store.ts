@@ -117,11 +117,41 @@ export function fromDomain(row: AuthorizationRow, a: Authorization): Authorizati
 }
 
 const COLUMNS = [
-  "id", "business_id", "mode", "card_id", "customer_id", "account_id", "settlement_account_id", "program_id", "type",
-  "status", "amount", "fees", "currency", "channel", "mcc", "merchant_id", "decision_type", "status_reason",
-  "decline_reason", "reserved", "held", "debited", "pending_amount", "pending_fees", "decision_due_at",
-  "decision_event_id", "timeout_default", "webhook_id", "card_balance", "card_holder_name", "network_reference", "network_data",
-  "metadata", "created_at", "updated_at",
+  "id",
+  "business_id",
+  "mode",
+  "card_id",
+  "customer_id",
+  "account_id",
+  "settlement_account_id",
+  "program_id",
+  "type",
+  "status",
+  "amount",
+  "fees",
+  "currency",
+  "channel",
+  "mcc",
+  "merchant_id",
+  "decision_type",
+  "status_reason",
+  "decline_reason",
+  "reserved",
+  "held",
+  "debited",
+  "pending_amount",
+  "pending_fees",
+  "decision_due_at",
+  "decision_event_id",
+  "timeout_default",
+  "webhook_id",
+  "card_balance",
+  "card_holder_name",
+  "network_reference",
+  "network_data",
+  "metadata",
+  "created_at",
+  "updated_at",
 ] as const satisfies ReadonlyArray<keyof AuthorizationRow>;
 
 /**
@@ -137,8 +167,22 @@ export function authorizationInsert(row: AuthorizationRow): Write {
 }
 
 const MUTABLE = [
-  "status", "amount", "fees", "decision_type", "status_reason", "decline_reason", "reserved", "held", "debited",
-  "pending_amount", "pending_fees", "decision_due_at", "decision_event_id", "card_balance", "card_holder_name", "metadata",
+  "status",
+  "amount",
+  "fees",
+  "decision_type",
+  "status_reason",
+  "decline_reason",
+  "reserved",
+  "held",
+  "debited",
+  "pending_amount",
+  "pending_fees",
+  "decision_due_at",
+  "decision_event_id",
+  "card_balance",
+  "card_holder_name",
+  "metadata",
 ] as const satisfies ReadonlyArray<keyof AuthorizationRow>;
 
 /** Writes a transition's result: the mutable fields and updated_at as the row carries them. */
@@ -150,7 +194,12 @@ export function authorizationUpdate(row: AuthorizationRow): Write {
   };
 }
 
-export async function findAuthorization(db: Queryable, scope: Scope, id: string, lock = false): Promise<AuthorizationRow | undefined> {
+export async function findAuthorization(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  lock = false,
+): Promise<AuthorizationRow | undefined> {
   const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
     `SELECT * FROM engine.authorizations WHERE id = $1 AND business_id = $2 AND mode = $3${lock ? " FOR UPDATE" : ""}`,
     [id, scope.businessId, scope.mode],
@@ -172,9 +221,13 @@ export async function findDecidedAmong(db: Queryable, ids: string[]): Promise<Au
  * funding account's, in one statement. `skipLocked`: undefined when another transaction holds the authorization.
  */
 export async function lockAuthorizationById(
-  db: Queryable, id: string, opts: { skipLocked?: boolean } = {},
+  db: Queryable,
+  id: string,
+  opts: { skipLocked?: boolean } = {},
 ): Promise<{ row: AuthorizationRow; fundingAccount: AccountRow } | undefined> {
-  const { rows } = await db.query<AuthorizationRow & { funding_account: Record<string, unknown> } & Record<string, unknown>>(
+  const { rows } = await db.query<
+    AuthorizationRow & { funding_account: Record<string, unknown> } & Record<string, unknown>
+  >(
     `SELECT au.*, to_jsonb(ac) AS funding_account
        FROM engine.authorizations au JOIN engine.accounts ac ON ac.id = au.account_id
       WHERE au.id = $1 FOR UPDATE OF au${opts.skipLocked ? " SKIP LOCKED" : ""} FOR UPDATE OF ac`,
@@ -185,7 +238,12 @@ export async function lockAuthorizationById(
   return { row: row as AuthorizationRow, fundingAccount: accountFromJson(account) };
 }
 
-export async function findByNetworkReference(db: Queryable, scope: Scope, cardId: string, reference: string): Promise<AuthorizationRow | undefined> {
+export async function findByNetworkReference(
+  db: Queryable,
+  scope: Scope,
+  cardId: string,
+  reference: string,
+): Promise<AuthorizationRow | undefined> {
   const { rows } = await db.query<AuthorizationRow & Record<string, unknown>>(
     "SELECT * FROM engine.authorizations WHERE business_id = $1 AND mode = $2 AND card_id = $3 AND network_reference = $4",
     [scope.businessId, scope.mode, cardId, reference],
@@ -230,9 +288,15 @@ export async function awaitingAnswers(db: Queryable): Promise<{ count: number; o
 }
 
 /** What the card has held or debited since the start of each period (the spending limits' "already spent"). */
-export async function spentSince(db: Queryable, cardId: string, starts: Array<[LimitInterval, Date]>): Promise<Partial<Record<LimitInterval, number>>> {
+export async function spentSince(
+  db: Queryable,
+  cardId: string,
+  starts: Array<[LimitInterval, Date]>,
+): Promise<Partial<Record<LimitInterval, number>>> {
   if (starts.length === 0) return {};
-  const sums = starts.map(([, ], i) => `COALESCE(sum(held + debited) FILTER (WHERE created_at >= $${i + 2}), 0)::bigint AS s${i}`);
+  const sums = starts.map(
+    ([,], i) => `COALESCE(sum(held + debited) FILTER (WHERE created_at >= $${i + 2}), 0)::bigint AS s${i}`,
+  );
   const { rows } = await db.query<Record<string, number>>(
     `SELECT ${sums.join(", ")} FROM engine.authorizations WHERE card_id = $1 AND type = 'capture'`,
     [cardId, ...starts.map(([, start]) => start)],

@@ -56,8 +56,25 @@ export async function insertCard(db: Queryable, scope: Scope, c: NewCard): Promi
        funding_account_id, card_holder_name, last4, expiry, pan_encrypted, cvv_encrypted, controls, metadata, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'inactive', $10, $11, $12, $13, $14, $15, $16, $17, now(), now())
      RETURNING *`,
-    [c.id, scope.businessId, scope.mode, c.program_id, c.customer_id, c.reference, c.type, c.network, c.currency,
-      c.funding_account_id, c.card_holder_name, c.last4, c.expiry, c.pan_encrypted, c.cvv_encrypted, c.controls, c.metadata],
+    [
+      c.id,
+      scope.businessId,
+      scope.mode,
+      c.program_id,
+      c.customer_id,
+      c.reference,
+      c.type,
+      c.network,
+      c.currency,
+      c.funding_account_id,
+      c.card_holder_name,
+      c.last4,
+      c.expiry,
+      c.pan_encrypted,
+      c.cvv_encrypted,
+      c.controls,
+      c.metadata,
+    ],
   );
   return rows[0]!;
 }
@@ -92,7 +109,10 @@ export async function updateCard(db: Queryable, scope: Scope, id: string, change
 
 /** What an authorization request needs to know of its card, the card's program and customer: one round trip. */
 export interface AuthorizationSubject {
-  card: Pick<CardRow, "id" | "status" | "network" | "currency" | "customer_id" | "funding_account_id" | "program_id" | "controls">;
+  card: Pick<
+    CardRow,
+    "id" | "status" | "network" | "currency" | "customer_id" | "funding_account_id" | "program_id" | "controls"
+  >;
   program: Pick<ProgramRow, "id" | "transaction_fee" | "settlement_account_id" | "webhook_id" | "timeout_default">;
   /** The customer's status in this service's projection; null when the projection does not know the customer. */
   customerStatus: string | null;
@@ -114,7 +134,11 @@ const DECISION_WEBHOOK_TIMEOUT_DEFAULT = `
    ORDER BY w.is_default LIMIT 1`;
 
 /** The card, its program and customer, and its funding account locked: what an authorization request needs. */
-export async function findAuthorizationSubject(db: Queryable, scope: Scope, cardId: string): Promise<AuthorizationSubject | undefined> {
+export async function findAuthorizationSubject(
+  db: Queryable,
+  scope: Scope,
+  cardId: string,
+): Promise<AuthorizationSubject | undefined> {
   const { rows } = await db.query<Record<string, unknown>>(
     `SELECT c.id, c.status, c.network, c.currency, c.customer_id, c.funding_account_id, c.program_id, c.controls,
             p.transaction_fee, p.settlement_account_id, p.webhook_id, p.timeout_default, cu.status AS customer_status,
@@ -132,13 +156,21 @@ export async function findAuthorizationSubject(db: Queryable, scope: Scope, card
   if (!r) return undefined;
   return {
     card: {
-      id: r.id as string, status: r.status as CardStatus, network: r.network as CardRow["network"], currency: r.currency as string,
-      customer_id: r.customer_id as string, funding_account_id: r.funding_account_id as string, program_id: r.program_id as string,
+      id: r.id as string,
+      status: r.status as CardStatus,
+      network: r.network as CardRow["network"],
+      currency: r.currency as string,
+      customer_id: r.customer_id as string,
+      funding_account_id: r.funding_account_id as string,
+      program_id: r.program_id as string,
       controls: r.controls as SpendingControls,
     },
     program: {
-      id: r.program_id as string, transaction_fee: r.transaction_fee as number, settlement_account_id: r.settlement_account_id as string,
-      webhook_id: r.webhook_id as string | null, timeout_default: r.timeout_default as ProgramRow["timeout_default"],
+      id: r.program_id as string,
+      transaction_fee: r.transaction_fee as number,
+      settlement_account_id: r.settlement_account_id as string,
+      webhook_id: r.webhook_id as string | null,
+      timeout_default: r.timeout_default as ProgramRow["timeout_default"],
     },
     customerStatus: (r.customer_status as string | null) ?? null,
     timeoutDefault: (r.effective_timeout_default as AuthorizationSubject["timeoutDefault"]) ?? null,

@@ -76,7 +76,11 @@ export async function openLedger(
   };
 
   return {
-    account: (id) => locked.get(id) ?? (() => { throw new Error(`account ${id} was not opened in this ledger`); })(),
+    account: (id) =>
+      locked.get(id) ??
+      (() => {
+        throw new Error(`account ${id} was not opened in this ledger`);
+      })(),
     balance: (id) => {
       const { balance } = view(id);
       return { ...balance, available: available(balance) };
@@ -85,7 +89,14 @@ export async function openLedger(
     release: (id, amount) => store(id, release(view(id), amount)),
     async move(m) {
       const entries = transfer(m.from, m.to, m.amount);
-      const next = post(new Map([[m.from, view(m.from)], [m.to, view(m.to)]]), entries, m.capturing ? { account: m.from, amount: m.amount } : null);
+      const next = post(
+        new Map([
+          [m.from, view(m.from)],
+          [m.to, view(m.to)],
+        ]),
+        entries,
+        m.capturing ? { account: m.from, amount: m.amount } : null,
+      );
       const currency = (locked.get(m.from) ?? locked.get(m.to))!.currency;
       const movementId = newId("ledgerMovement");
       await write({
@@ -100,9 +111,19 @@ export async function openLedger(
                SELECT e.id, $1, $2, $3, e.account_id, e.amount, e.balance_after, $4, $5, $6, $7, now()
                  FROM unnest($8::text[], $9::text[], $10::bigint[], $11::bigint[]) WITH ORDINALITY AS e (id, account_id, amount, balance_after, n)
                 ORDER BY e.n`,
-        values: [movementId, scope.businessId, scope.mode, m.kind, m.reference, m.description, currency,
-          entries.map(() => newId("ledgerEntry")), entries.map((e) => e.account), entries.map((e) => e.amount),
-          entries.map((e) => (system.has(e.account) ? null : next.get(e.account)!.posted))],
+        values: [
+          movementId,
+          scope.businessId,
+          scope.mode,
+          m.kind,
+          m.reference,
+          m.description,
+          currency,
+          entries.map(() => newId("ledgerEntry")),
+          entries.map((e) => e.account),
+          entries.map((e) => e.amount),
+          entries.map((e) => (system.has(e.account) ? null : next.get(e.account)!.posted)),
+        ],
       });
       return movementId;
     },
@@ -110,7 +131,9 @@ export async function openLedger(
     writes,
     settle() {
       if (!writes || changed.size === 0) return;
-      writes.defer(balancesWrite([...changed].map((id) => ({ id, posted: locked.get(id)!.posted, held: locked.get(id)!.held }))));
+      writes.defer(
+        balancesWrite([...changed].map((id) => ({ id, posted: locked.get(id)!.posted, held: locked.get(id)!.held }))),
+      );
       changed.clear();
     },
   };
@@ -129,7 +152,13 @@ export const ledgerEntryResource = scopedResource("account log entry", "engine.l
 });
 
 /** One page of an account's entries, newest first, before the (created_at, id) of the last row of the page before. */
-export async function entriesPage(db: Queryable, scope: Scope, accountId: string, before: { created_at: Date; id: string } | undefined, limit: number) {
+export async function entriesPage(
+  db: Queryable,
+  scope: Scope,
+  accountId: string,
+  before: { created_at: Date; id: string } | undefined,
+  limit: number,
+) {
   const { rows } = await db.query<LedgerEntryRow & Record<string, unknown>>(
     `SELECT id, movement_id, account_id, amount, balance_after, kind, reference, description, currency, created_at
        FROM engine.ledger_entries

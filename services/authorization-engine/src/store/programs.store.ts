@@ -37,13 +37,31 @@ export const programResource = scopedResource("card program", "engine.card_progr
 export type ProgramFields = Omit<ProgramRow, "id" | "status" | "created_at" | "updated_at">;
 
 const FIELDS = [
-  "name", "description", "network", "type", "quantity", "currency", "distribution", "personalization",
-  "funding_source_type", "settlement_account_id", "transaction_fee", "webhook_id", "timeout_default", "metadata",
+  "name",
+  "description",
+  "network",
+  "type",
+  "quantity",
+  "currency",
+  "distribution",
+  "personalization",
+  "funding_source_type",
+  "settlement_account_id",
+  "transaction_fee",
+  "webhook_id",
+  "timeout_default",
+  "metadata",
 ] as const satisfies ReadonlyArray<keyof ProgramFields>;
 
 const values = (p: ProgramFields) => FIELDS.map((f) => p[f]);
 
-export async function insertProgram(db: Queryable, scope: Scope, id: string, status: ProgramRow["status"], p: ProgramFields): Promise<ProgramRow> {
+export async function insertProgram(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  status: ProgramRow["status"],
+  p: ProgramFields,
+): Promise<ProgramRow> {
   const placeholders = FIELDS.map((_, i) => `$${i + 5}`).join(", ");
   const { rows } = await db.query<ProgramRow & Record<string, unknown>>(
     `INSERT INTO engine.card_programs (id, business_id, mode, status, ${FIELDS.join(", ")}, created_at, updated_at)
@@ -54,7 +72,12 @@ export async function insertProgram(db: Queryable, scope: Scope, id: string, sta
 }
 
 /** Replaces the fields of a program that has not gone live; undefined when there is no such program. */
-export async function updateNewProgram(db: Queryable, scope: Scope, id: string, p: ProgramFields): Promise<ProgramRow | undefined> {
+export async function updateNewProgram(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  p: ProgramFields,
+): Promise<ProgramRow | undefined> {
   const sets = FIELDS.map((f, i) => `${f} = $${i + 4}`).join(", ");
   const { rows } = await db.query<ProgramRow & Record<string, unknown>>(
     `UPDATE engine.card_programs SET ${sets}, updated_at = now()

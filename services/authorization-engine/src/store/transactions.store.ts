@@ -41,8 +41,22 @@ export function transactionInsert(scope: Scope, t: TransactionRow): Write {
     text: `INSERT INTO engine.transactions (id, business_id, mode, authorization_id, card_id, customer_id, type, channel, currency,
              amount, fees, mcc, network_data, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-    values: [t.id, scope.businessId, scope.mode, t.authorization_id, t.card_id, t.customer_id, t.type, t.channel, t.currency,
-      t.amount, t.fees, t.mcc, t.network_data, t.created_at],
+    values: [
+      t.id,
+      scope.businessId,
+      scope.mode,
+      t.authorization_id,
+      t.card_id,
+      t.customer_id,
+      t.type,
+      t.channel,
+      t.currency,
+      t.amount,
+      t.fees,
+      t.mcc,
+      t.network_data,
+      t.created_at,
+    ],
   };
 }
 

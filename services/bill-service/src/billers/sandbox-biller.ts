@@ -12,9 +12,14 @@ export interface SandboxBillerOptions {
 }
 
 function answerOf(order: SandboxOrderRow, now: Date): OrderAnswer {
-  if (order.resolves_at && now < order.resolves_at) return { status: "pending", billerReference: order.biller_reference };
+  if (order.resolves_at && now < order.resolves_at)
+    return { status: "pending", billerReference: order.biller_reference };
   if (order.outcome === "failed") {
-    return { status: "failed", billerReference: order.biller_reference, reason: order.failure_reason ?? "biller-declined" };
+    return {
+      status: "failed",
+      billerReference: order.biller_reference,
+      reason: order.failure_reason ?? "biller-declined",
+    };
   }
   return { status: "successful", billerReference: order.biller_reference, output: order.output ?? {} };
 }

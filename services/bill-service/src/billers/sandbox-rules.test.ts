@@ -23,6 +23,8 @@ describe("the sandbox biller's test numbers", () => {
   it("returns a 20-digit token and units for prepaid electricity, and only the product's declared outputs", () => {
     const prepaid = sandboxOutput(findProduct("bp.11pALsZ5v2NiSC34t")!, "p.11pALsZ5v2NiSC34t", 209_500);
     expect(prepaid).toEqual({ token: expect.stringMatching(/^\d{4}(-\d{4}){4}$/), units: "10.00" });
-    expect(Object.keys(sandboxOutput(findProduct("bp.11pALsZ669No5WrkT")!, "p.x", 1_900_000))).toEqual(["receiptNumber"]);
+    expect(Object.keys(sandboxOutput(findProduct("bp.11pALsZ669No5WrkT")!, "p.x", 1_900_000))).toEqual([
+      "receiptNumber",
+    ]);
   });
 });

@@ -16,12 +16,22 @@ export type SandboxBehaviour = (typeof SANDBOX_BEHAVIOURS)[keyof typeof SANDBOX_
 
 export function sandboxBehaviour(accountNumber: string): SandboxBehaviour {
   const suffix = accountNumber.slice(-4);
-  return Object.hasOwn(SANDBOX_BEHAVIOURS, suffix) ? SANDBOX_BEHAVIOURS[suffix as keyof typeof SANDBOX_BEHAVIOURS] : "succeed";
+  return Object.hasOwn(SANDBOX_BEHAVIOURS, suffix)
+    ? SANDBOX_BEHAVIOURS[suffix as keyof typeof SANDBOX_BEHAVIOURS]
+    : "succeed";
 }
 
 const NAMES = [
-  "Adaeze Okafor", "Babatunde Adeyemi", "Chinedu Eze", "Fatima Bello", "Ifeoma Nwosu",
-  "Oluwaseun Balogun", "Musa Abdullahi", "Ngozi Obi", "Tunde Bakare", "Zainab Yusuf",
+  "Adaeze Okafor",
+  "Babatunde Adeyemi",
+  "Chinedu Eze",
+  "Fatima Bello",
+  "Ifeoma Nwosu",
+  "Oluwaseun Balogun",
+  "Musa Abdullahi",
+  "Ngozi Obi",
+  "Tunde Bakare",
+  "Zainab Yusuf",
 ];
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
@@ -31,13 +41,17 @@ export function sandboxAccountName(accountNumber: string): string {
   return NAMES[digest(accountNumber)[0]! % NAMES.length]!;
 }
 
-export const sandboxBillerReference = (reference: string) => `SBX-${digest(reference).toString("hex").slice(0, 12).toUpperCase()}`;
+export const sandboxBillerReference = (reference: string) =>
+  `SBX-${digest(reference).toString("hex").slice(0, 12).toUpperCase()}`;
 
 /** Kobo per kWh the sandbox sells electricity at. */
 const TARIFF_PER_KWH = 20_950;
 
 function token(reference: string): string {
-  const digits = [...digest(`token:${reference}`)].map((b) => b % 10).join("").slice(0, 20);
+  const digits = [...digest(`token:${reference}`)]
+    .map((b) => b % 10)
+    .join("")
+    .slice(0, 20);
   return digits.match(/.{4}/g)!.join("-");
 }
 

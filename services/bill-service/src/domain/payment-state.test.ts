@@ -12,15 +12,27 @@ import {
 const schedule = { billerMs: [100, 200, 400], ledgerMs: [1_000, 5_000] };
 
 const state = (status: PaymentStatus, billerStatus: BillerStatus = "not-called", attempts = 0): PaymentState => ({
-  status, billerStatus, attempts, failureReason: null, account: null, billerReference: null, output: null,
+  status,
+  billerStatus,
+  attempts,
+  failureReason: null,
+  account: null,
+  billerReference: null,
+  output: null,
 });
 
 const debitOk: PaymentInput = { type: "debit-result", succeeded: true, account: "ac.main" };
 const debitFailed: PaymentInput = { type: "debit-result", succeeded: false, reason: "insufficient-funds" };
 const refundOk: PaymentInput = { type: "refund-result", succeeded: true, reason: null };
 const refundFailed: PaymentInput = { type: "refund-result", succeeded: false, reason: "debit-not-found" };
-const paid: PaymentInput = { type: "biller-answer", answer: { status: "successful", billerReference: "B1", output: { token: "1234" } } };
-const declined: PaymentInput = { type: "biller-answer", answer: { status: "failed", billerReference: "B1", reason: "biller-declined" } };
+const paid: PaymentInput = {
+  type: "biller-answer",
+  answer: { status: "successful", billerReference: "B1", output: { token: "1234" } },
+};
+const declined: PaymentInput = {
+  type: "biller-answer",
+  answer: { status: "failed", billerReference: "B1", reason: "biller-declined" },
+};
 const pending: PaymentInput = { type: "biller-answer", answer: { status: "pending", billerReference: "B1" } };
 const unknown: PaymentInput = { type: "biller-answer", answer: { status: "unknown" } };
 const due: PaymentInput = { type: "check-due" };
@@ -30,21 +42,119 @@ const failedEvent: PaymentEffect = { type: "publish-event", event: "payment.bill
 
 describe("payment transitions", () => {
   it.each<[string, PaymentState, PaymentInput, Partial<PaymentState>, PaymentEffect[], number | null]>([
-    ["debit ok → processing, biller due now", state("debiting"), debitOk, { status: "processing", billerStatus: "not-called", account: "ac.main" }, [], 0],
-    ["debit failed → failed with the ledger's reason", state("debiting"), debitFailed, { status: "failed", failureReason: "insufficient-funds" }, [failedEvent], null],
-    ["no debit result in time → resend, longer wait", state("debiting"), due, { status: "debiting", attempts: 1 }, [{ type: "send-debit" }], 5_000],
-    ["resends keep the last delay", state("debiting", "not-called", 4), due, { attempts: 5 }, [{ type: "send-debit" }], 5_000],
-    ["biller ok → successful with its output", state("processing"), paid, { status: "successful", billerStatus: "successful", billerReference: "B1", output: { token: "1234" } }, [completed], null],
-    ["biller declined → refunding", state("processing"), declined, { status: "refunding", billerStatus: "failed", failureReason: "biller-declined" }, [{ type: "send-refund" }], 1_000],
-    ["biller pending → ask again", state("processing"), pending, { status: "processing", billerStatus: "pending", attempts: 1, billerReference: "B1" }, [], 100],
-    ["still pending → wait longer", state("processing", "pending", 1), pending, { billerStatus: "pending", attempts: 2 }, [], 200],
-    ["pending then ok", state("processing", "pending", 3), paid, { status: "successful", attempts: 0 }, [completed], null],
-    ["pending then declined", state("processing", "pending", 2), declined, { status: "refunding" }, [{ type: "send-refund" }], 1_000],
-    ["no answer after a call → unknown, ask again", state("processing", "not-called"), unknown, { status: "processing", billerStatus: "unknown", attempts: 1 }, [], 100],
-    ["no answer while pending stays pending", state("processing", "pending", 1), unknown, { billerStatus: "pending", attempts: 2 }, [], 200],
+    [
+      "debit ok → processing, biller due now",
+      state("debiting"),
+      debitOk,
+      { status: "processing", billerStatus: "not-called", account: "ac.main" },
+      [],
+      0,
+    ],
+    [
+      "debit failed → failed with the ledger's reason",
+      state("debiting"),
+      debitFailed,
+      { status: "failed", failureReason: "insufficient-funds" },
+      [failedEvent],
+      null,
+    ],
+    [
+      "no debit result in time → resend, longer wait",
+      state("debiting"),
+      due,
+      { status: "debiting", attempts: 1 },
+      [{ type: "send-debit" }],
+      5_000,
+    ],
+    [
+      "resends keep the last delay",
+      state("debiting", "not-called", 4),
+      due,
+      { attempts: 5 },
+      [{ type: "send-debit" }],
+      5_000,
+    ],
+    [
+      "biller ok → successful with its output",
+      state("processing"),
+      paid,
+      { status: "successful", billerStatus: "successful", billerReference: "B1", output: { token: "1234" } },
+      [completed],
+      null,
+    ],
+    [
+      "biller declined → refunding",
+      state("processing"),
+      declined,
+      { status: "refunding", billerStatus: "failed", failureReason: "biller-declined" },
+      [{ type: "send-refund" }],
+      1_000,
+    ],
+    [
+      "biller pending → ask again",
+      state("processing"),
+      pending,
+      { status: "processing", billerStatus: "pending", attempts: 1, billerReference: "B1" },
+      [],
+      100,
+    ],
+    [
+      "still pending → wait longer",
+      state("processing", "pending", 1),
+      pending,
+      { billerStatus: "pending", attempts: 2 },
+      [],
+      200,
+    ],
+    [
+      "pending then ok",
+      state("processing", "pending", 3),
+      paid,
+      { status: "successful", attempts: 0 },
+      [completed],
+      null,
+    ],
+    [
+      "pending then declined",
+      state("processing", "pending", 2),
+      declined,
+      { status: "refunding" },
+      [{ type: "send-refund" }],
+      1_000,
+    ],
+    [
+      "no answer after a call → unknown, ask again",
+      state("processing", "not-called"),
+      unknown,
+      { status: "processing", billerStatus: "unknown", attempts: 1 },
+      [],
+      100,
+    ],
+    [
+      "no answer while pending stays pending",
+      state("processing", "pending", 1),
+      unknown,
+      { billerStatus: "pending", attempts: 2 },
+      [],
+      200,
+    ],
     ["refund done → failed", state("refunding", "failed"), refundOk, { status: "failed" }, [failedEvent], null],
-    ["refund refused (nothing to give back) → failed", state("refunding", "failed"), refundFailed, { status: "failed" }, [failedEvent], null],
-    ["no refund result in time → resend", state("refunding", "failed"), due, { status: "refunding", attempts: 1 }, [{ type: "send-refund" }], 5_000],
+    [
+      "refund refused (nothing to give back) → failed",
+      state("refunding", "failed"),
+      refundFailed,
+      { status: "failed" },
+      [failedEvent],
+      null,
+    ],
+    [
+      "no refund result in time → resend",
+      state("refunding", "failed"),
+      due,
+      { status: "refunding", attempts: 1 },
+      [{ type: "send-refund" }],
+      5_000,
+    ],
   ])("%s", (_name, from, input, expected, effects, nextCheckInMs) => {
     const result = transition(from, input, schedule);
     expect(result.kind).toBe("moved");

@@ -61,7 +61,8 @@ export type Transition =
 
 export const isFinal = (status: PaymentStatus) => status === "successful" || status === "failed";
 
-export const delayFor = (attempt: number, delays: readonly number[]) => delays[Math.min(attempt, delays.length - 1)] ?? 0;
+export const delayFor = (attempt: number, delays: readonly number[]) =>
+  delays[Math.min(attempt, delays.length - 1)] ?? 0;
 
 /** What the worker does for a payment whose check time has come. */
 export type DueAction = "resend-debit" | "resend-refund" | "pay" | "query" | "none";
@@ -74,19 +75,34 @@ export function dueAction(state: Pick<PaymentState, "status" | "billerStatus">):
 }
 
 const moved = (state: PaymentState, effects: PaymentEffect[], nextCheckInMs: number | null): Transition => ({
-  kind: "moved", state, effects, nextCheckInMs,
+  kind: "moved",
+  state,
+  effects,
+  nextCheckInMs,
 });
 const ignored = (why: string): Transition => ({ kind: "ignored", why });
 
 function fromDebiting(s: PaymentState, input: PaymentInput, schedule: RecheckSchedule): Transition {
   if (input.type === "debit-result" && input.succeeded) {
-    return moved({ ...s, status: "processing", billerStatus: "not-called", attempts: 0, account: input.account }, [], 0);
+    return moved(
+      { ...s, status: "processing", billerStatus: "not-called", attempts: 0, account: input.account },
+      [],
+      0,
+    );
   }
   if (input.type === "debit-result") {
-    return moved({ ...s, status: "failed", attempts: 0, failureReason: input.reason }, [{ type: "publish-event", event: "payment.bill.failed" }], null);
+    return moved(
+      { ...s, status: "failed", attempts: 0, failureReason: input.reason },
+      [{ type: "publish-event", event: "payment.bill.failed" }],
+      null,
+    );
   }
   if (input.type === "check-due") {
-    return moved({ ...s, attempts: s.attempts + 1 }, [{ type: "send-debit" }], delayFor(s.attempts + 1, schedule.ledgerMs));
+    return moved(
+      { ...s, attempts: s.attempts + 1 },
+      [{ type: "send-debit" }],
+      delayFor(s.attempts + 1, schedule.ledgerMs),
+    );
   }
   return ignored(`${input.type} while debiting`);
 }
@@ -97,13 +113,27 @@ function fromProcessing(s: PaymentState, input: PaymentInput, schedule: RecheckS
   switch (answer.status) {
     case "successful":
       return moved(
-        { ...s, status: "successful", billerStatus: "successful", attempts: 0, billerReference: answer.billerReference, output: answer.output },
+        {
+          ...s,
+          status: "successful",
+          billerStatus: "successful",
+          attempts: 0,
+          billerReference: answer.billerReference,
+          output: answer.output,
+        },
         [{ type: "publish-event", event: "payment.bill.completed" }],
         null,
       );
     case "failed":
       return moved(
-        { ...s, status: "refunding", billerStatus: "failed", attempts: 0, failureReason: answer.reason, billerReference: answer.billerReference ?? s.billerReference },
+        {
+          ...s,
+          status: "refunding",
+          billerStatus: "failed",
+          attempts: 0,
+          failureReason: answer.reason,
+          billerReference: answer.billerReference ?? s.billerReference,
+        },
         [{ type: "send-refund" }],
         delayFor(0, schedule.ledgerMs),
       );
@@ -115,17 +145,29 @@ function fromProcessing(s: PaymentState, input: PaymentInput, schedule: RecheckS
       );
     case "unknown":
       // After a call with no answer the order may have reached the biller: from now on it is queried, not paid blindly.
-      return moved({ ...s, billerStatus: s.billerStatus === "pending" ? "pending" : "unknown", attempts: s.attempts + 1 }, [], delayFor(s.attempts, schedule.billerMs));
+      return moved(
+        { ...s, billerStatus: s.billerStatus === "pending" ? "pending" : "unknown", attempts: s.attempts + 1 },
+        [],
+        delayFor(s.attempts, schedule.billerMs),
+      );
   }
 }
 
 function fromRefunding(s: PaymentState, input: PaymentInput, schedule: RecheckSchedule): Transition {
   // A failed refund (the engine found no debit to give back) still ends the payment: no money is held for it.
   if (input.type === "refund-result") {
-    return moved({ ...s, status: "failed", attempts: 0 }, [{ type: "publish-event", event: "payment.bill.failed" }], null);
+    return moved(
+      { ...s, status: "failed", attempts: 0 },
+      [{ type: "publish-event", event: "payment.bill.failed" }],
+      null,
+    );
   }
   if (input.type === "check-due") {
-    return moved({ ...s, attempts: s.attempts + 1 }, [{ type: "send-refund" }], delayFor(s.attempts + 1, schedule.ledgerMs));
+    return moved(
+      { ...s, attempts: s.attempts + 1 },
+      [{ type: "send-refund" }],
+      delayFor(s.attempts + 1, schedule.ledgerMs),
+    );
   }
   return ignored(`${input.type} while refunding`);
 }

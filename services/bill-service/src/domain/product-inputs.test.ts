@@ -20,7 +20,8 @@ describe("the catalog", () => {
       const amountInputs = p.inputs.filter((i) => i.type === "amount");
       expect(amountInputs.length, p.name).toBe(p.price === null ? 1 : 0);
       for (const input of p.inputs) {
-        if (input.type === "string") expect(new RegExp(input.pattern).test(input.example), `${p.name} ${input.name}`).toBe(true);
+        if (input.type === "string")
+          expect(new RegExp(input.pattern).test(input.example), `${p.name} ${input.name}`).toBe(true);
         else expect(input.minAmount).toBeLessThanOrEqual(input.maxAmount);
       }
     }
@@ -29,7 +30,10 @@ describe("the catalog", () => {
   it("covers airtime, data, prepaid and postpaid electricity and cable TV in NGN, and USD", () => {
     const ngn = PRODUCTS.filter((p) => p.currency === "NGN");
     for (const category of ["airtime", "mobile-data", "electricity", "cable-tv"]) {
-      expect(ngn.some((p) => p.category === category), category).toBe(true);
+      expect(
+        ngn.some((p) => p.category === category),
+        category,
+      ).toBe(true);
     }
     expect(ngn.some((p) => p.name.includes("prepaid")) && ngn.some((p) => p.name.includes("postpaid"))).toBe(true);
     expect(PRODUCTS.some((p) => p.currency === "USD")).toBe(true);
@@ -37,27 +41,110 @@ describe("the catalog", () => {
 });
 
 describe("checking a bill's inputs against its product", () => {
-  it.each<[string, BillProduct, Record<string, unknown>, { amount: number; fee: number; total: number; accountNumber: string }]>([
-    ["amount as a string", ELECTRICITY, { meterNumber: "45000000001", amount: "150000" }, { amount: 150_000, fee: 10_000, total: 160_000, accountNumber: "45000000001" }],
-    ["amount as a number", ELECTRICITY, { meterNumber: "4500000000123", amount: 100_000 }, { amount: 100_000, fee: 10_000, total: 110_000, accountNumber: "4500000000123" }],
-    ["bounds are inclusive", ELECTRICITY, { meterNumber: "45000000001", amount: 50_000_000 }, { amount: 50_000_000, fee: 10_000, total: 50_010_000, accountNumber: "45000000001" }],
-    ["a fixed price product", DATA, { phoneNumber: "08031234567" }, { amount: 100_000, fee: 0, total: 100_000, accountNumber: "08031234567" }],
-    ["an international phone number, trimmed", AIRTIME, { phoneNumber: " +2348031234567 ", amount: "5000" }, { amount: 5_000, fee: 0, total: 5_000, accountNumber: "+2348031234567" }],
+  it.each<
+    [
+      string,
+      BillProduct,
+      Record<string, unknown>,
+      { amount: number; fee: number; total: number; accountNumber: string },
+    ]
+  >([
+    [
+      "amount as a string",
+      ELECTRICITY,
+      { meterNumber: "45000000001", amount: "150000" },
+      { amount: 150_000, fee: 10_000, total: 160_000, accountNumber: "45000000001" },
+    ],
+    [
+      "amount as a number",
+      ELECTRICITY,
+      { meterNumber: "4500000000123", amount: 100_000 },
+      { amount: 100_000, fee: 10_000, total: 110_000, accountNumber: "4500000000123" },
+    ],
+    [
+      "bounds are inclusive",
+      ELECTRICITY,
+      { meterNumber: "45000000001", amount: 50_000_000 },
+      { amount: 50_000_000, fee: 10_000, total: 50_010_000, accountNumber: "45000000001" },
+    ],
+    [
+      "a fixed price product",
+      DATA,
+      { phoneNumber: "08031234567" },
+      { amount: 100_000, fee: 0, total: 100_000, accountNumber: "08031234567" },
+    ],
+    [
+      "an international phone number, trimmed",
+      AIRTIME,
+      { phoneNumber: " +2348031234567 ", amount: "5000" },
+      { amount: 5_000, fee: 0, total: 5_000, accountNumber: "+2348031234567" },
+    ],
   ])("accepts %s", (_name, p, inputs, expected) => {
     const result = checkInputs(p, inputs);
     expect(result).toMatchObject({ ok: true, value: expected });
   });
 
   it.each<[string, BillProduct, Record<string, unknown>, Array<[string, RegExp]>]>([
-    ["nothing given", ELECTRICITY, {}, [["inputs.meterNumber", /required/], ["inputs.amount", /required/]]],
-    ["a short meter number and an amount below the minimum", ELECTRICITY, { meterNumber: "123", amount: "99999" }, [["inputs.meterNumber", /must match/], ["inputs.amount", /between 100000 and 50000000/]]],
-    ["an amount above the maximum", ELECTRICITY, { meterNumber: "45000000001", amount: 50_000_001 }, [["inputs.amount", /between/]]],
-    ["a decimal amount", ELECTRICITY, { meterNumber: "45000000001", amount: "1500.50" }, [["inputs.amount", /whole number/]]],
-    ["a negative amount", ELECTRICITY, { meterNumber: "45000000001", amount: -150_000 }, [["inputs.amount", /whole number/]]],
-    ["a fractional number", ELECTRICITY, { meterNumber: "45000000001", amount: 150_000.5 }, [["inputs.amount", /whole number/]]],
-    ["a meter number sent as a number", ELECTRICITY, { meterNumber: 45000000001, amount: 150_000 }, [["inputs.meterNumber", /must be a string/]]],
-    ["an unknown input", AIRTIME, { phoneNumber: "08031234567", amount: 5_000, pin: "1234" }, [["inputs.pin", /not an input/]]],
-    ["an amount for a fixed-price product", DATA, { phoneNumber: "08031234567", amount: "500" }, [["inputs.amount", /fixed price/]]],
+    [
+      "nothing given",
+      ELECTRICITY,
+      {},
+      [
+        ["inputs.meterNumber", /required/],
+        ["inputs.amount", /required/],
+      ],
+    ],
+    [
+      "a short meter number and an amount below the minimum",
+      ELECTRICITY,
+      { meterNumber: "123", amount: "99999" },
+      [
+        ["inputs.meterNumber", /must match/],
+        ["inputs.amount", /between 100000 and 50000000/],
+      ],
+    ],
+    [
+      "an amount above the maximum",
+      ELECTRICITY,
+      { meterNumber: "45000000001", amount: 50_000_001 },
+      [["inputs.amount", /between/]],
+    ],
+    [
+      "a decimal amount",
+      ELECTRICITY,
+      { meterNumber: "45000000001", amount: "1500.50" },
+      [["inputs.amount", /whole number/]],
+    ],
+    [
+      "a negative amount",
+      ELECTRICITY,
+      { meterNumber: "45000000001", amount: -150_000 },
+      [["inputs.amount", /whole number/]],
+    ],
+    [
+      "a fractional number",
+      ELECTRICITY,
+      { meterNumber: "45000000001", amount: 150_000.5 },
+      [["inputs.amount", /whole number/]],
+    ],
+    [
+      "a meter number sent as a number",
+      ELECTRICITY,
+      { meterNumber: 45000000001, amount: 150_000 },
+      [["inputs.meterNumber", /must be a string/]],
+    ],
+    [
+      "an unknown input",
+      AIRTIME,
+      { phoneNumber: "08031234567", amount: 5_000, pin: "1234" },
+      [["inputs.pin", /not an input/]],
+    ],
+    [
+      "an amount for a fixed-price product",
+      DATA,
+      { phoneNumber: "08031234567", amount: "500" },
+      [["inputs.amount", /fixed price/]],
+    ],
     ["a blank required input", DATA, { phoneNumber: "  " }, [["inputs.phoneNumber", /required/]]],
   ])("refuses %s, naming each input", (_name, p, inputs, problems) => {
     const result = checkInputs(p, inputs);
@@ -72,7 +159,10 @@ describe("checking a bill's inputs against its product", () => {
     if (spec.type !== "amount") throw new Error("no amount input");
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 10 * spec.maxAmount }), fc.boolean(), (amount, asText) => {
-        const result = checkInputs(ELECTRICITY, { meterNumber: "45000000001", amount: asText ? String(amount) : amount });
+        const result = checkInputs(ELECTRICITY, {
+          meterNumber: "45000000001",
+          amount: asText ? String(amount) : amount,
+        });
         const inside = amount >= spec.minAmount && amount <= spec.maxAmount;
         expect(result.ok).toBe(inside);
         if (result.ok) expect(result.value.total).toBe(amount + ELECTRICITY.fee.amount);

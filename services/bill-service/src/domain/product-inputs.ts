@@ -20,11 +20,17 @@ const DIGITS = /^\d{1,16}$/;
 
 /** Minor units from a JSON number or a string of digits; undefined when it is neither a whole number nor in range. */
 export function parseMinorUnits(value: unknown): number | undefined {
-  const n = typeof value === "number" ? value : typeof value === "string" && DIGITS.test(value.trim()) ? Number(value.trim()) : NaN;
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && DIGITS.test(value.trim())
+        ? Number(value.trim())
+        : NaN;
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 
-const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+const isBlank = (value: unknown) =>
+  value === undefined || value === null || (typeof value === "string" && value.trim() === "");
 
 /** The problem with one input's value, or the normalised value. */
 function checkInput(spec: InputSpec, value: unknown): { problem: string } | { value: string; amount?: number } {
@@ -71,5 +77,8 @@ export function checkInputs(product: BillProduct, given: Record<string, unknown>
   }
   if (problems.length > 0 || amount === null) return { ok: false, problems };
   const fee = product.fee.amount;
-  return { ok: true, value: { amount, fee, total: amount + fee, accountNumber: inputs[product.accountInput] ?? "", inputs } };
+  return {
+    ok: true,
+    value: { amount, fee, total: amount + fee, accountNumber: inputs[product.accountInput] ?? "", inputs },
+  };
 }

@@ -4,7 +4,11 @@ import { badRequest, notFound, type FieldProblem } from "@cardhold/platform";
 import { CATEGORY_IDS } from "../domain/bill-product";
 import { CATEGORIES, filterProducts, findProduct, type ProductFilter } from "../domain/catalog";
 
-const ALLOWED: Record<keyof ProductFilter, readonly string[]> = { category: CATEGORY_IDS, currency: CURRENCIES, biller: [] };
+const ALLOWED: Record<keyof ProductFilter, readonly string[]> = {
+  category: CATEGORY_IDS,
+  currency: CURRENCIES,
+  biller: [],
+};
 const FLAGS = ["countTotal"];
 
 /** The catalog is small and static: filters are plain query parameters; anything else is refused, not ignored. */
@@ -14,12 +18,16 @@ function productFilter(req: Request): { filter: ProductFilter; countTotal: boole
   for (const [name, value] of Object.entries(req.query)) {
     if (FLAGS.includes(name)) continue;
     if (!Object.hasOwn(ALLOWED, name)) {
-      problems.push({ path: name, message: `is not a parameter of this list (use ${[...Object.keys(ALLOWED), ...FLAGS].join(", ")})` });
+      problems.push({
+        path: name,
+        message: `is not a parameter of this list (use ${[...Object.keys(ALLOWED), ...FLAGS].join(", ")})`,
+      });
       continue;
     }
     const allowed = ALLOWED[name as keyof ProductFilter];
     if (typeof value !== "string") problems.push({ path: name, message: "must be given once, as text" });
-    else if (allowed.length > 0 && !allowed.includes(value)) problems.push({ path: name, message: `must be one of ${allowed.join(", ")}` });
+    else if (allowed.length > 0 && !allowed.includes(value))
+      problems.push({ path: name, message: `must be one of ${allowed.join(", ")}` });
     else filter[name as keyof ProductFilter] = value;
   }
   if (problems.length > 0) throw badRequest(`Invalid query: ${problems.map((p) => p.path).join(", ")}`, problems);

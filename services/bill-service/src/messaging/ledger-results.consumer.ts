@@ -11,7 +11,8 @@ import { parseCommandId } from "./outgoing";
 const CONSUMER = "bill-service.ledger-results";
 
 function inputOf(result: LedgerResultMessage["data"]): PaymentInput {
-  if (result.command === "ledger.refund") return { type: "refund-result", succeeded: result.status === "succeeded", reason: result.failureReason };
+  if (result.command === "ledger.refund")
+    return { type: "refund-result", succeeded: result.status === "succeeded", reason: result.failureReason };
   if (result.status === "succeeded") return { type: "debit-result", succeeded: true, account: result.account };
   return { type: "debit-result", succeeded: false, reason: result.failureReason ?? "debit-failed" };
 }

@@ -16,14 +16,21 @@ export const refundCommandId = (paymentId: string) => `${paymentId}:refund`;
 const COMMAND_ID = /^(p\.[1-9A-HJ-NP-Za-km-z]{17}):(debit|refund)$/;
 
 /** The payment and the kind of command a ledger result answers, or undefined for a command that is not ours. */
-export function parseCommandId(commandId: string): { paymentId: string; command: "ledger.debit" | "ledger.refund" } | undefined {
+export function parseCommandId(
+  commandId: string,
+): { paymentId: string; command: "ledger.debit" | "ledger.refund" } | undefined {
   const match = COMMAND_ID.exec(commandId);
   if (!match) return undefined;
   return { paymentId: match[1]!, command: match[2] === "debit" ? "ledger.debit" : "ledger.refund" };
 }
 
-const envelope = (row: PaymentRow) => ({ businessId: row.business_id, mode: row.mode as Mode, occurredAt: new Date().toISOString() });
-const description = (row: PaymentRow) => `Bill payment: ${row.method_data.productName} for ${row.method_data.accountNumber}`.slice(0, 500);
+const envelope = (row: PaymentRow) => ({
+  businessId: row.business_id,
+  mode: row.mode as Mode,
+  occurredAt: new Date().toISOString(),
+});
+const description = (row: PaymentRow) =>
+  `Bill payment: ${row.method_data.productName} for ${row.method_data.accountNumber}`.slice(0, 500);
 
 /** ledger.debit of amount + fee from the debit source (null: the business's default account in the currency). */
 export function debitCommand(row: PaymentRow): OutgoingMessage {
@@ -58,7 +65,11 @@ export function refundCommand(row: PaymentRow): OutgoingMessage {
 }
 
 /** The events.v1 message the event-dispatcher delivers to the business's webhook: the payment as it is now. */
-export function paymentEvent(row: PaymentRow, event: "payment.bill.completed" | "payment.bill.failed", eventId: string): OutgoingMessage {
+export function paymentEvent(
+  row: PaymentRow,
+  event: "payment.bill.completed" | "payment.bill.failed",
+  eventId: string,
+): OutgoingMessage {
   const sentAt = new Date().toISOString();
   const value: EventPublishedMessage = {
     type: "event.published",

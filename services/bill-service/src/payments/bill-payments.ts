@@ -74,28 +74,40 @@ export function createBillPayments(opts: BillPaymentOptions) {
       const { product, checked, accountName, customer } = await checkBill(scope, request);
       const now = new Date();
       const inserted = await db.tx(async (tx) => {
-        const row = await insertPayment(tx, scope, {
-          id: newId("payment"),
-          status: "debiting",
-          amount: checked.amount,
-          fee: checked.fee,
-          fee_breakdown: feeBreakdownOf(checked.fee),
-          currency: product.currency,
-          product: product.id,
-          method_data: {
-            product: product.id, productName: product.name, category: product.category, biller: product.biller,
-            inputs: checked.inputs, accountNumber: checked.accountNumber, accountName, billerReference: null, output: null,
+        const row = await insertPayment(
+          tx,
+          scope,
+          {
+            id: newId("payment"),
+            status: "debiting",
+            amount: checked.amount,
+            fee: checked.fee,
+            fee_breakdown: feeBreakdownOf(checked.fee),
+            currency: product.currency,
+            product: product.id,
+            method_data: {
+              product: product.id,
+              productName: product.name,
+              category: product.category,
+              biller: product.biller,
+              inputs: checked.inputs,
+              accountNumber: checked.accountNumber,
+              accountName,
+              billerReference: null,
+              output: null,
+            },
+            funding_source: { type: "account", account: request.debitSource ?? null },
+            account: null,
+            customer: customer?.id ?? null,
+            reference: request.reference ?? null,
+            failure_reason: null,
+            events: [],
+            metadata: request.metadata ?? {},
+            created_at: now,
+            updated_at: now,
           },
-          funding_source: { type: "account", account: request.debitSource ?? null },
-          account: null,
-          customer: customer?.id ?? null,
-          reference: request.reference ?? null,
-          failure_reason: null,
-          events: [],
-          metadata: request.metadata ?? {},
-          created_at: now,
-          updated_at: now,
-        }, delayFor(0, opts.schedule.ledgerMs));
+          delayFor(0, opts.schedule.ledgerMs),
+        );
         if (row) await enqueue(tx, SCHEMA, [debitCommand(row)]);
         return row;
       });

@@ -1,5 +1,13 @@
 import type { Queryable } from "@cardhold/db";
-import { AppError, badRequest, findProjectedCustomers, notFound, stateConflict, type ProjectedCustomer, type RequestContext } from "@cardhold/platform";
+import {
+  AppError,
+  badRequest,
+  findProjectedCustomers,
+  notFound,
+  stateConflict,
+  type ProjectedCustomer,
+  type RequestContext,
+} from "@cardhold/platform";
 import { withDeadline, type Biller } from "../billers/biller";
 import type { BillProduct } from "../domain/bill-product";
 import type { BillPaymentRequest } from "@cardhold/contracts";
@@ -39,7 +47,11 @@ export function createBillChecks(opts: BillCheckOptions) {
     try {
       result = await withDeadline(opts.billerTimeoutMs, (signal) => opts.biller.lookup(product, accountNumber, signal));
     } catch {
-      throw new AppError(502, "biller-unavailable", `${product.billerName} did not answer the account lookup; try again`);
+      throw new AppError(
+        502,
+        "biller-unavailable",
+        `${product.billerName} did not answer the account lookup; try again`,
+      );
     }
     if (!result.found) {
       const input = product.inputs.find((i) => i.name === product.accountInput);
@@ -55,7 +67,10 @@ export function createBillChecks(opts: BillCheckOptions) {
     if (!product) throw notFound("Bill product", request.product);
     const inputs = checkInputs(product, request.inputs);
     if (!inputs.ok) {
-      throw badRequest(`Invalid inputs for ${product.name}: ${inputs.problems.map((p) => p.path).join(", ")}`, inputs.problems);
+      throw badRequest(
+        `Invalid inputs for ${product.name}: ${inputs.problems.map((p) => p.path).join(", ")}`,
+        inputs.problems,
+      );
     }
     const customer = request.customer ? await awaitCustomer(scope, request.customer) : null;
     const accountName = await lookUp(product, inputs.value.accountNumber);

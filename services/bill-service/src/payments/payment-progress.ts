@@ -29,7 +29,12 @@ export interface PaymentProgress {
   afterCommit(row: PaymentRow): void;
 }
 
-export function createPaymentProgress(db: Db, schedule: RecheckSchedule, signals: ProgressSignals, logger: Logger): PaymentProgress {
+export function createPaymentProgress(
+  db: Db,
+  schedule: RecheckSchedule,
+  signals: ProgressSignals,
+  logger: Logger,
+): PaymentProgress {
   const applyLocked = async (tx: Queryable, row: PaymentRow, input: PaymentInput): Promise<Applied> => {
     const next = transition(stateOf(row), input, schedule);
     if (next.kind === "ignored") {
@@ -39,7 +44,12 @@ export function createPaymentProgress(db: Db, schedule: RecheckSchedule, signals
     const eventEffect = next.effects.find((e) => e.type === "publish-event");
     const eventId = eventEffect ? newId("event") : undefined;
     const events = eventId ? [...row.events, eventId] : row.events;
-    const saved = await savePaymentState(tx, row, { state: next.state, events, nextCheckInMs: next.nextCheckInMs }, new Date());
+    const saved = await savePaymentState(
+      tx,
+      row,
+      { state: next.state, events, nextCheckInMs: next.nextCheckInMs },
+      new Date(),
+    );
     if (!saved) return { kind: "stale" };
     const messages: OutgoingMessage[] = next.effects.map((effect) => {
       switch (effect.type) {

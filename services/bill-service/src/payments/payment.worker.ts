@@ -37,7 +37,10 @@ export function createPaymentWorker(opts: PaymentWorkerOptions): PollingWorker {
   // Long enough for a pay that times out followed by a pay after a `not-found` query.
   const leaseMs = 3 * billerTimeoutMs + 5_000;
 
-  const ask = async (call: (signal: AbortSignal) => Promise<BillerAnswer | { status: "not-found" }>, paymentId: string) => {
+  const ask = async (
+    call: (signal: AbortSignal) => Promise<BillerAnswer | { status: "not-found" }>,
+    paymentId: string,
+  ) => {
     try {
       return await withDeadline(billerTimeoutMs, call);
     } catch (err) {
@@ -66,7 +69,8 @@ export function createPaymentWorker(opts: PaymentWorkerOptions): PollingWorker {
     }
     const answer = await billerAnswer(row, action);
     const applied = await progress.apply(row, { type: "biller-answer", answer });
-    if (applied.kind === "stale") logger.info({ paymentId: row.id }, "payment moved while the biller was asked; answer dropped");
+    if (applied.kind === "stale")
+      logger.info({ paymentId: row.id }, "payment moved while the biller was asked; answer dropped");
   };
 
   return createPollingWorker({
@@ -76,7 +80,11 @@ export function createPaymentWorker(opts: PaymentWorkerOptions): PollingWorker {
     step: async () => {
       const due = await claimDuePayments(db, BATCH, leaseMs);
       await Promise.all(
-        due.map((row) => handle(row).catch((err: unknown) => logger.error({ err, paymentId: row.id }, "payment step failed; retried after its lease"))),
+        due.map((row) =>
+          handle(row).catch((err: unknown) =>
+            logger.error({ err, paymentId: row.id }, "payment step failed; retried after its lease"),
+          ),
+        ),
       );
       return due.length === BATCH;
     },

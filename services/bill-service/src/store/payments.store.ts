@@ -39,7 +39,12 @@ const COLUMNS = `id, business_id, mode, status, biller_status, attempts, version
 export type NewPayment = Omit<PaymentRow, "business_id" | "mode" | "biller_status" | "attempts" | "version">;
 
 /** Records a payment, due for a check after `checkInMs`; undefined when its reference is taken (nothing written). */
-export async function insertPayment(db: Queryable, scope: Scope, p: NewPayment, checkInMs: number): Promise<PaymentRow | undefined> {
+export async function insertPayment(
+  db: Queryable,
+  scope: Scope,
+  p: NewPayment,
+  checkInMs: number,
+): Promise<PaymentRow | undefined> {
   const { rows } = await db.query<PaymentRow & Record<string, unknown>>(
     `INSERT INTO bills.payments
        (id, business_id, mode, status, biller_status, amount, fee, fee_breakdown, currency, product, method_data,
@@ -49,9 +54,28 @@ export async function insertPayment(db: Queryable, scope: Scope, p: NewPayment, 
              now() + $20::int * interval '1 millisecond')
      ON CONFLICT (business_id, mode, reference) WHERE reference IS NOT NULL DO NOTHING
      RETURNING ${COLUMNS}`,
-    [p.id, scope.businessId, scope.mode, p.status, p.amount, p.fee, JSON.stringify(p.fee_breakdown), p.currency, p.product,
-      p.method_data, p.funding_source, p.account, p.customer, p.reference, p.failure_reason, JSON.stringify(p.events),
-      p.metadata, p.created_at, p.updated_at, checkInMs],
+    [
+      p.id,
+      scope.businessId,
+      scope.mode,
+      p.status,
+      p.amount,
+      p.fee,
+      JSON.stringify(p.fee_breakdown),
+      p.currency,
+      p.product,
+      p.method_data,
+      p.funding_source,
+      p.account,
+      p.customer,
+      p.reference,
+      p.failure_reason,
+      JSON.stringify(p.events),
+      p.metadata,
+      p.created_at,
+      p.updated_at,
+      checkInMs,
+    ],
   );
   return rows[0];
 }
@@ -64,7 +88,11 @@ export async function findPayment(db: Queryable, scope: Scope, id: string): Prom
   return rows[0];
 }
 
-export async function findPaymentByReference(db: Queryable, scope: Scope, reference: string): Promise<PaymentRow | undefined> {
+export async function findPaymentByReference(
+  db: Queryable,
+  scope: Scope,
+  reference: string,
+): Promise<PaymentRow | undefined> {
   const { rows } = await db.query<PaymentRow & Record<string, unknown>>(
     `SELECT ${COLUMNS} FROM bills.payments WHERE reference = $1 AND business_id = $2 AND mode = $3`,
     [reference, scope.businessId, scope.mode],
@@ -89,7 +117,12 @@ export interface StateChange {
 }
 
 /** Writes a new state over the version it was computed from; undefined when the payment changed meanwhile. */
-export async function savePaymentState(tx: Queryable, row: PaymentRow, change: StateChange, now: Date): Promise<PaymentRow | undefined> {
+export async function savePaymentState(
+  tx: Queryable,
+  row: PaymentRow,
+  change: StateChange,
+  now: Date,
+): Promise<PaymentRow | undefined> {
   const { state } = change;
   const { rows } = await tx.query<PaymentRow & Record<string, unknown>>(
     `UPDATE bills.payments
@@ -99,9 +132,22 @@ export async function savePaymentState(tx: Queryable, row: PaymentRow, change: S
             next_check_at = CASE WHEN $14::int IS NULL THEN NULL ELSE now() + $14::int * interval '1 millisecond' END
       WHERE id = $1 AND business_id = $2 AND mode = $3 AND version = $4
       RETURNING ${COLUMNS}`,
-    [row.id, row.business_id, row.mode, row.version, state.status, state.billerStatus, state.attempts, state.failureReason,
-      state.account, state.billerReference, state.output === null ? null : JSON.stringify(state.output),
-      JSON.stringify(change.events), now, change.nextCheckInMs],
+    [
+      row.id,
+      row.business_id,
+      row.mode,
+      row.version,
+      state.status,
+      state.billerStatus,
+      state.attempts,
+      state.failureReason,
+      state.account,
+      state.billerReference,
+      state.output === null ? null : JSON.stringify(state.output),
+      JSON.stringify(change.events),
+      now,
+      change.nextCheckInMs,
+    ],
   );
   return rows[0];
 }

@@ -18,7 +18,8 @@ export interface SandboxOrderRow {
 
 export type NewSandboxOrder = Omit<SandboxOrderRow, "resolves_at" | "created_at"> & { pendingMs: number | null };
 
-const COLUMNS = "reference, product, account_number, amount, currency, outcome, failure_reason, output, biller_reference, resolves_at, created_at";
+const COLUMNS =
+  "reference, product, account_number, amount, currency, outcome, failure_reason, output, biller_reference, resolves_at, created_at";
 
 /** Records the order unless its reference is known; either way returns the order as first recorded. */
 export async function insertSandboxOrder(db: Queryable, o: NewSandboxOrder): Promise<SandboxOrderRow> {
@@ -33,13 +34,26 @@ export async function insertSandboxOrder(db: Queryable, o: NewSandboxOrder): Pro
      SELECT ${COLUMNS} FROM inserted
      UNION ALL
      SELECT ${COLUMNS} FROM bills.sandbox_orders WHERE reference = $1 AND NOT EXISTS (SELECT 1 FROM inserted)`,
-    [o.reference, o.product, o.account_number, o.amount, o.currency, o.outcome, o.failure_reason,
-      o.output === null ? null : JSON.stringify(o.output), o.biller_reference, o.pendingMs],
+    [
+      o.reference,
+      o.product,
+      o.account_number,
+      o.amount,
+      o.currency,
+      o.outcome,
+      o.failure_reason,
+      o.output === null ? null : JSON.stringify(o.output),
+      o.biller_reference,
+      o.pendingMs,
+    ],
   );
   return rows[0]!;
 }
 
-export async function findSandboxOrder(db: Queryable, reference: string): Promise<{ order: SandboxOrderRow; now: Date } | undefined> {
+export async function findSandboxOrder(
+  db: Queryable,
+  reference: string,
+): Promise<{ order: SandboxOrderRow; now: Date } | undefined> {
   const { rows } = await db.query<SandboxOrderRow & { now: Date } & Record<string, unknown>>(
     `SELECT ${COLUMNS}, now() AS now FROM bills.sandbox_orders WHERE reference = $1`,
     [reference],

@@ -8,10 +8,24 @@ const individual = {
   type: "individual",
   claims: {
     individualInformation: {
-      firstName: "Ciroma", lastName: "Adekunle", middleName: "Chukwuma", email: "ciroma@gmail.com",
-      phoneNumber: "+2349154109234", title: "Mr", gender: "M", dateOfBirth: "1997-2-13", nationalityCode: "NG",
+      firstName: "Ciroma",
+      lastName: "Adekunle",
+      middleName: "Chukwuma",
+      email: "ciroma@gmail.com",
+      phoneNumber: "+2349154109234",
+      title: "Mr",
+      gender: "M",
+      dateOfBirth: "1997-2-13",
+      nationalityCode: "NG",
     },
-    individualAddress: { city: "Yaba", state: "NG-LA", countryCode: "NG", addressLineOne: "100 herbert macaulay road", addressLineTwo: "", postalCode: "11041" },
+    individualAddress: {
+      city: "Yaba",
+      state: "NG-LA",
+      countryCode: "NG",
+      addressLineOne: "100 herbert macaulay road",
+      addressLineTwo: "",
+      postalCode: "11041",
+    },
     individualIdentity: { type: "bvn", id: "22489035167", url: "https://example.com/id.png", issuingCountry: "NG" },
   },
   verifications: ["tier-2"],
@@ -81,9 +95,16 @@ describe("customer record", () => {
     const parsed = parseCustomerRequest(individual);
     const at = new Date("2023-03-14T23:21:12.882Z");
     const record = toCustomerRecord({
-      id: "cus.2tXNjMhytgx7hCxu9", name: parsed.name, reference: parsed.reference, type: parsed.type, status: "active",
-      claims: storedClaims(parsed.claims), verifications: parsed.verifications, metadata: parsed.metadata,
-      created_at: at, updated_at: at,
+      id: "cus.2tXNjMhytgx7hCxu9",
+      name: parsed.name,
+      reference: parsed.reference,
+      type: parsed.type,
+      status: "active",
+      claims: storedClaims(parsed.claims),
+      verifications: parsed.verifications,
+      metadata: parsed.metadata,
+      created_at: at,
+      updated_at: at,
     });
     expect(record.claims).not.toHaveProperty("individualIdentity.url");
     expect(record.verifications).toEqual([{ type: "tier-2", status: "verified" }]);

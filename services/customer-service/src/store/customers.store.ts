@@ -33,8 +33,19 @@ export async function insertCustomer(db: Queryable, scope: Scope, c: NewCustomer
        (id, business_id, mode, name, reference, type, claims, verifications, metadata, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      RETURNING ${COLUMNS}`,
-    [c.id, scope.businessId, scope.mode, c.name, c.reference, c.type, c.claims, JSON.stringify(c.verifications),
-      c.metadata, c.created_at, c.updated_at],
+    [
+      c.id,
+      scope.businessId,
+      scope.mode,
+      c.name,
+      c.reference,
+      c.type,
+      c.claims,
+      JSON.stringify(c.verifications),
+      c.metadata,
+      c.created_at,
+      c.updated_at,
+    ],
   );
   return rows[0]!;
 }
@@ -49,8 +60,18 @@ export async function updateCustomer(
         SET name = $4, reference = $5, type = $6, claims = $7, verifications = $8, metadata = $9, updated_at = $10
       WHERE id = $1 AND business_id = $2 AND mode = $3
       RETURNING ${COLUMNS}`,
-    [c.id, scope.businessId, scope.mode, c.name, c.reference, c.type, c.claims, JSON.stringify(c.verifications),
-      c.metadata, c.updated_at],
+    [
+      c.id,
+      scope.businessId,
+      scope.mode,
+      c.name,
+      c.reference,
+      c.type,
+      c.claims,
+      JSON.stringify(c.verifications),
+      c.metadata,
+      c.updated_at,
+    ],
   );
   return rows[0];
 }

@@ -20,9 +20,13 @@ const ATTEMPT_LINGER_MS = 10;
  * (bookkeeping: a lost record only makes the delivery due again).
  */
 export function createAttemptRecorder(db: Db, logger: Logger): AttemptRecorder {
-  const group = createGroupCommit<RecordedAttempt>((batch) => recordSoleNotificationAttempts({ query: db.bookkeeping }, batch), {
-    lingerMs: ATTEMPT_LINGER_MS,
-    onGroupFailed: (err, attempts) => logger.warn({ err, attempts }, "a group of attempt records failed; writing them one by one"),
-  });
+  const group = createGroupCommit<RecordedAttempt>(
+    (batch) => recordSoleNotificationAttempts({ query: db.bookkeeping }, batch),
+    {
+      lingerMs: ATTEMPT_LINGER_MS,
+      onGroupFailed: (err, attempts) =>
+        logger.warn({ err, attempts }, "a group of attempt records failed; writing them one by one"),
+    },
+  );
   return { record: group.write };
 }

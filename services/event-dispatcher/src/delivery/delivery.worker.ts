@@ -60,7 +60,13 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-type DecisionAbout = { eventId: string; resourceId: string; webhookId: string | null; businessId: string; mode: string };
+type DecisionAbout = {
+  eventId: string;
+  resourceId: string;
+  webhookId: string | null;
+  businessId: string;
+  mode: string;
+};
 type DecisionAnswer = Pick<DecisionAnsweredMessage["data"], "httpStatus" | "body" | "latencyMs" | "error">;
 
 /** Decision answers (or why none came) go to the authorization engine on decisions.v1, through the outbox. */
@@ -138,7 +144,8 @@ function chainsOf(claimed: ClaimedDelivery[]): ClaimedDelivery[][] {
 /** Whether a claim took all the room of one of its lanes (so more of that lane may be due). */
 function filledLane(claimed: ClaimedDelivery[], limits: ClaimLimits): boolean {
   const taken = new Map<string, number>();
-  for (const c of claimed) taken.set(`${c.policy} ${c.webhook_id}`, (taken.get(`${c.policy} ${c.webhook_id}`) ?? 0) + 1);
+  for (const c of claimed)
+    taken.set(`${c.policy} ${c.webhook_id}`, (taken.get(`${c.policy} ${c.webhook_id}`) ?? 0) + 1);
   return [...taken].some(([key, n]) => {
     const [policy, webhookId] = key.split(" ") as [string, string];
     const busy = limits.busy.find((b) => b.webhookId === webhookId && b.policy === policy);
@@ -170,8 +177,15 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   /** The attempt, the delivery's next step and the event's status; a decision's answer goes out with them. */
   const record = async (c: ClaimedDelivery, url: string, startedAt: Date, result: SendResult) => {
     const attempt: AttemptOutcome = {
-      deliveryId: c.id, eventId: c.event_id, attemptNo: c.attempts, trigger: c.trigger, url, startedAt,
-      httpStatus: result.httpStatus, latencyMs: result.latencyMs, responseExcerpt: excerptOf(result.body),
+      deliveryId: c.id,
+      eventId: c.event_id,
+      attemptNo: c.attempts,
+      trigger: c.trigger,
+      url,
+      startedAt,
+      httpStatus: result.httpStatus,
+      latencyMs: result.latencyMs,
+      responseExcerpt: excerptOf(result.body),
       error: result.errorDetail,
     };
     const sole = c.event_deliveries === 1;
@@ -179,11 +193,28 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     if (c.policy === "notification" && sole) {
       return attempts.record({ attempt, next: nextStepAfter(c, startedAt, result, schedule) });
     }
-    const about = { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode };
-    const answer = { httpStatus: result.httpStatus, body: parseJson(result.body), latencyMs: result.latencyMs, error: result.error };
+    const about = {
+      eventId: c.event_id,
+      resourceId: c.resource_id,
+      webhookId: c.webhook_id,
+      businessId: c.business_id,
+      mode: c.mode,
+    };
+    const answer = {
+      httpStatus: result.httpStatus,
+      body: parseJson(result.body),
+      latencyMs: result.latencyMs,
+      error: result.error,
+    };
     if (sole) {
       const answered = outboxInsert(SCHEMA, [decisionAnswered(about, answer)], 14);
-      await recordAttempt({ query: db.bookkeeping }, attempt, { status: isDelivered(result.httpStatus) ? "delivered" : "failed" }, true, answered);
+      await recordAttempt(
+        { query: db.bookkeeping },
+        attempt,
+        { status: isDelivered(result.httpStatus) ? "delivered" : "failed" },
+        true,
+        answered,
+      );
       return relay.committed(answered);
     }
     await db.tx(async (tx) => {
@@ -224,11 +255,18 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
    * was delivered. What is left when one is not delivered (it waits for its retry), or when half the claim is spent
    * (a later send could outlive it), is given back: the worker's claim takes it in order later.
    */
-  const deliverChain = async (chain: ClaimedDelivery[], claimedAt: number, lastAnswered: (outcome: ChainOutcome) => void): Promise<ChainOutcome> => {
+  const deliverChain = async (
+    chain: ClaimedDelivery[],
+    claimedAt: number,
+    lastAnswered: (outcome: ChainOutcome) => void,
+  ): Promise<ChainOutcome> => {
     let outcome: ChainOutcome = "fast";
     for (const [i, c] of chain.entries()) {
       const rest = chain.slice(i + 1);
-      const sent = await deliver(c, rest.length === 0 ? (last) => lastAnswered(last === "fast" ? outcome : last) : undefined);
+      const sent = await deliver(
+        c,
+        rest.length === 0 ? (last) => lastAnswered(last === "fast" ? outcome : last) : undefined,
+      );
       if (sent !== "fast") outcome = sent;
       if (rest.length === 0) return outcome;
       if (sent === "trouble" || sent === "unknown" || Date.now() - claimedAt > claimMs / 2) {
@@ -245,14 +283,27 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     opts.onDecisionNotSent?.();
     await db.tx(async (tx) => {
       const attempt: AttemptOutcome = {
-        deliveryId: c.id, eventId: c.event_id, attemptNo: c.attempts, trigger: c.trigger, url: c.url ?? "", startedAt,
-        httpStatus: null, latencyMs: null, responseExcerpt: null,
+        deliveryId: c.id,
+        eventId: c.event_id,
+        attemptNo: c.attempts,
+        trigger: c.trigger,
+        url: c.url ?? "",
+        startedAt,
+        httpStatus: null,
+        latencyMs: null,
+        responseExcerpt: null,
         error: `not sent: less than ${MIN_DECISION_WINDOW_MS} ms left before the decision's deadline (platform overloaded)`,
       };
       await recordAttempt(tx, attempt, { status: "failed" });
       await enqueueDecision(
         tx,
-        { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode },
+        {
+          eventId: c.event_id,
+          resourceId: c.resource_id,
+          webhookId: c.webhook_id,
+          businessId: c.business_id,
+          mode: c.mode,
+        },
         { httpStatus: null, body: null, latencyMs: null, error: "platform-overloaded" },
       );
       await refreshEventStatus(tx, c.event_id);
@@ -263,14 +314,28 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const failWebhookGone = async (c: ClaimedDelivery, startedAt: Date) => {
     await db.tx(async (tx) => {
       const attempt: AttemptOutcome = {
-        deliveryId: c.id, eventId: c.event_id, attemptNo: c.attempts, trigger: c.trigger, url: "", startedAt,
-        httpStatus: null, latencyMs: null, responseExcerpt: null, error: "webhook no longer exists",
+        deliveryId: c.id,
+        eventId: c.event_id,
+        attemptNo: c.attempts,
+        trigger: c.trigger,
+        url: "",
+        startedAt,
+        httpStatus: null,
+        latencyMs: null,
+        responseExcerpt: null,
+        error: "webhook no longer exists",
       };
       await recordAttempt(tx, attempt, { status: "failed" });
       if (c.policy === "decision") {
         await enqueueDecision(
           tx,
-          { eventId: c.event_id, resourceId: c.resource_id, webhookId: c.webhook_id, businessId: c.business_id, mode: c.mode },
+          {
+            eventId: c.event_id,
+            resourceId: c.resource_id,
+            webhookId: c.webhook_id,
+            businessId: c.business_id,
+            mode: c.mode,
+          },
           { httpStatus: null, body: null, latencyMs: null, error: "no-webhook" },
         );
       }
@@ -287,7 +352,13 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       for (const d of await failExpiredDecisions(tx)) {
         await enqueueDecision(
           tx,
-          { eventId: d.event_id, resourceId: d.resource_id, webhookId: d.webhook_id, businessId: d.business_id, mode: d.mode },
+          {
+            eventId: d.event_id,
+            resourceId: d.resource_id,
+            webhookId: d.webhook_id,
+            businessId: d.business_id,
+            mode: d.mode,
+          },
           { httpStatus: null, body: null, latencyMs: null, error: "dispatcher-restarted" },
         );
         await refreshEventStatus(tx, d.event_id);
@@ -297,7 +368,12 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
 
   /** Sends a claimed chain in a slot of its lane, keeps it until one frees, or gives the claims back. */
   const send = async (deliveries: ClaimedDelivery[]) => {
-    const chain = { policy: deliveries[0]!.policy, webhookId: deliveries[0]!.webhook_id, deliveries, claimedAt: Date.now() };
+    const chain = {
+      policy: deliveries[0]!.policy,
+      webhookId: deliveries[0]!.webhook_id,
+      deliveries,
+      claimedAt: Date.now(),
+    };
     const offered = lanes.offer(chain);
     if (offered === "start") launch(chain);
     if (offered === "refuse") {
@@ -333,8 +409,12 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   };
 
   /** A chain that waited for a slot past half its claim is given back (a later send could outlive the claim). */
-  const startChain = async (chain: ClaimedChain, lastAnswered: (outcome: ChainOutcome) => void): Promise<ChainOutcome> => {
-    if (Date.now() - chain.claimedAt <= claimMs / 2) return deliverChain(chain.deliveries, chain.claimedAt, lastAnswered);
+  const startChain = async (
+    chain: ClaimedChain,
+    lastAnswered: (outcome: ChainOutcome) => void,
+  ): Promise<ChainOutcome> => {
+    if (Date.now() - chain.claimedAt <= claimMs / 2)
+      return deliverChain(chain.deliveries, chain.claimedAt, lastAnswered);
     for (const claimed of chain.deliveries) await releaseClaim(db, claimed.id);
     leftWork = true;
     return "unknown";

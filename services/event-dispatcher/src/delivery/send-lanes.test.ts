@@ -38,12 +38,19 @@ describe("send lanes", () => {
 
   it("decisions never wait in memory: past their lane's slots they are refused", () => {
     const lanes = small();
-    expect([1, 2, 3, 4, 5].map((i) => lanes.offer(decision("wh.a", `d${i}`)))).toEqual(["start", "start", "start", "start", "refuse"]);
+    expect([1, 2, 3, 4, 5].map((i) => lanes.offer(decision("wh.a", `d${i}`)))).toEqual([
+      "start",
+      "start",
+      "start",
+      "start",
+      "refuse",
+    ]);
   });
 
   it("notifications leave a quarter of all slots to decisions", () => {
     const lanes = small();
-    for (const webhook of ["wh.a", "wh.b", "wh.c"]) for (let i = 0; i < 2; i++) expect(lanes.offer(notification(webhook))).toBe("start");
+    for (const webhook of ["wh.a", "wh.b", "wh.c"])
+      for (let i = 0; i < 2; i++) expect(lanes.offer(notification(webhook))).toBe("start");
     expect(lanes.offer(notification("wh.d"))).toBe("wait");
     expect(lanes.offer(decision("wh.d"))).toBe("start");
     expect(lanes.offer(decision("wh.e"))).toBe("start");
@@ -65,7 +72,13 @@ describe("send lanes", () => {
 
   it("the room a claim may take: per lane what it has left, in all the free slots and the notifications' budget", () => {
     const lanes = small();
-    expect(lanes.room()).toEqual({ limit: 8 + 18, notifications: 18, perWebhookDecisions: 4, perWebhookNotifications: 6, busy: [] });
+    expect(lanes.room()).toEqual({
+      limit: 8 + 18,
+      notifications: 18,
+      perWebhookDecisions: 4,
+      perWebhookNotifications: 6,
+      busy: [],
+    });
     lanes.offer(notification("wh.a"));
     lanes.offer(notification("wh.a"));
     lanes.offer(notification("wh.a"));
@@ -138,6 +151,9 @@ describe("send lanes", () => {
     const d = decision("wh.a");
     lanes.offer(d);
     lanes.finished(d, "trouble");
-    expect(Array.from({ length: 9 }, () => lanes.offer(decision("wh.a")))).toEqual([...Array<string>(8).fill("start"), "refuse"]);
+    expect(Array.from({ length: 9 }, () => lanes.offer(decision("wh.a")))).toEqual([
+      ...Array<string>(8).fill("start"),
+      "refuse",
+    ]);
   });
 });

@@ -81,7 +81,8 @@ export function createSendLanes<C extends Chain>(limits: SendLaneLimits): SendLa
     return lane;
   };
   const forget = (key: string, lane: Lane<C>) => {
-    if (lane.busy === 0 && lane.waiting.length === 0 && lane.slots === startSlots(key.slice(0, key.indexOf(" ")))) lanes.delete(key);
+    if (lane.busy === 0 && lane.waiting.length === 0 && lane.slots === startSlots(key.slice(0, key.indexOf(" "))))
+      lanes.delete(key);
   };
   const adapt = (lane: Lane<C>, outcome: ChainOutcome) => {
     if (outcome === "fast") lane.slots = Math.min(perWebhook, lane.slots + 1);
@@ -150,7 +151,11 @@ export function createSendLanes<C extends Chain>(limits: SendLaneLimits): SendLa
       const roomOf = (policy: string, left: number) => Math.max(0, policy === "decision" ? Math.min(left, free) : left);
       const busy = [...lanes].map(([key, lane]) => {
         const [policy, webhookId] = key.split(" ") as [string, string];
-        return { webhookId, policy, room: roomOf(policy, laneBudget(policy, lane.slots) - lane.busy - lane.waiting.length) };
+        return {
+          webhookId,
+          policy,
+          room: roomOf(policy, laneBudget(policy, lane.slots) - lane.busy - lane.waiting.length),
+        };
       });
       return {
         limit: free + notifications,

@@ -69,7 +69,14 @@ export async function sendSigned(
   } catch (error) {
     if (error instanceof TargetNotAllowed) {
       const latencyMs = Math.round(performance.now() - started);
-      return { httpStatus: null, latencyMs, body: null, retryAfter: undefined, error: "connection-error", errorDetail: error.message };
+      return {
+        httpStatus: null,
+        latencyMs,
+        body: null,
+        retryAfter: undefined,
+        error: "connection-error",
+        errorDetail: error.message,
+      };
     }
     const timedOut = signal.aborted || /timeout/i.test((error as Error).name + (error as Error).message);
     return {

@@ -20,7 +20,9 @@ export function createSigningKeyCache(sealer: SigningKeySealer, max = 10_000): S
       try {
         plain = sealer.open(webhookId, sealed);
       } catch {
-        throw new Error(`the signing key of webhook ${webhookId} cannot be opened: is SECRETS_KEY the webhook-registry's?`);
+        throw new Error(
+          `the signing key of webhook ${webhookId} cannot be opened: is SECRETS_KEY the webhook-registry's?`,
+        );
       }
       cache.delete(webhookId);
       if (cache.size >= max) cache.delete(cache.keys().next().value!);

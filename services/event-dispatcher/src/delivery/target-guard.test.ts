@@ -7,8 +7,13 @@ import { FakeReceiver } from "../../../../test/support/fake-receiver";
 import { checkedLookup, createGuardedAgent, type Resolve } from "./target-guard";
 import { dispatcherFor, sendSigned } from "./send";
 
-const ENVELOPE = JSON.stringify({ event: "card.transaction.created", data: { id: "c.1" }, metadata: { event: "evt.1" } });
-const send = (url: string, dispatcher: Parameters<typeof sendSigned>[5]) => sendSigned(url, ENVELOPE, "signing-key", "evt.1", 2_000, dispatcher);
+const ENVELOPE = JSON.stringify({
+  event: "card.transaction.created",
+  data: { id: "c.1" },
+  metadata: { event: "evt.1" },
+});
+const send = (url: string, dispatcher: Parameters<typeof sendSigned>[5]) =>
+  sendSigned(url, ENVELOPE, "signing-key", "evt.1", 2_000, dispatcher);
 
 /** A resolver that answers every name with `answers` (one list per call, the last repeating) and counts its calls. */
 function fakeResolver(...answers: string[][]): Resolve & { calls: string[] } {
@@ -70,7 +75,10 @@ describe("live-mode deliveries connect only to public addresses", () => {
     const before = receiver.received.length;
     const result = await send(`http://${host}:${port()}/p`, dispatcherFor("live", false));
     const shown = new URL(`http://${host}/`).hostname.replace(/^\[|\]$/g, "");
-    expect(result).toMatchObject({ error: "connection-error", errorDetail: `target address ${shown} is not allowed in live mode (${range})` });
+    expect(result).toMatchObject({
+      error: "connection-error",
+      errorDetail: `target address ${shown} is not allowed in live mode (${range})`,
+    });
     expect(receiver.received.length).toBe(before);
   });
 
@@ -108,7 +116,10 @@ describe("live-mode deliveries connect only to public addresses", () => {
     await elsewhere.start("/internal");
     try {
       receiver.answerWith({ status: 302, headers: { location: elsewhere.url } });
-      for (const dispatcher of [dispatcherFor("test", false), guarded({ resolve: fakeResolver(["127.0.0.1"]), isAllowed: () => true })]) {
+      for (const dispatcher of [
+        dispatcherFor("test", false),
+        guarded({ resolve: fakeResolver(["127.0.0.1"]), isAllowed: () => true }),
+      ]) {
         const result = await send(`http://localhost:${port()}/p`, dispatcher);
         expect(result).toMatchObject({ httpStatus: 302, error: null });
       }
@@ -161,7 +172,11 @@ describe("connections", () => {
     const first = await send(`http://rebind.test:${sharedPort}/p`, agent);
     const second = await send(`http://rebind.test:${sharedPort}/p`, agent);
     expect(first).toMatchObject({ httpStatus: 200, error: null });
-    expect(second).toMatchObject({ httpStatus: null, error: "connection-error", errorDetail: "target address 127.0.0.1 is not allowed in live mode (loopback)" });
+    expect(second).toMatchObject({
+      httpStatus: null,
+      error: "connection-error",
+      errorDetail: "target address 127.0.0.1 is not allowed in live mode (loopback)",
+    });
     expect(resolve.calls).toEqual(["rebind.test", "rebind.test"]);
     expect(hits).toEqual({ "127.0.0.2": 1, "127.0.0.1": 0 });
   });
@@ -170,7 +185,8 @@ describe("connections", () => {
     keepAlive = true;
     const resolve = fakeResolver(["127.0.0.2"]);
     const agent = guarded({ resolve, isAllowed: (address) => address === "127.0.0.2" });
-    for (let i = 0; i < 10; i++) expect((await send(`http://keepalive.test:${sharedPort}/p`, agent)).httpStatus).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await send(`http://keepalive.test:${sharedPort}/p`, agent)).httpStatus).toBe(200);
     expect(hits["127.0.0.2"]).toBe(10);
     expect(resolve.calls.length).toBe(connections);
     expect(connections).toBeLessThan(10);
@@ -185,7 +201,13 @@ describe("checkedLookup", () => {
 
   it("answers public addresses in the shape asked for", async () => {
     const resolve = fakeResolver(["2606:4700::1111", "1.1.1.1"]);
-    expect(await lookup(resolve, true)).toMatchObject({ err: null, address: [{ address: "2606:4700::1111", family: 6 }, { address: "1.1.1.1", family: 4 }] });
+    expect(await lookup(resolve, true)).toMatchObject({
+      err: null,
+      address: [
+        { address: "2606:4700::1111", family: 6 },
+        { address: "1.1.1.1", family: 4 },
+      ],
+    });
     expect(await lookup(resolve, false)).toMatchObject({ err: null, address: "2606:4700::1111", family: 6 });
   });
 

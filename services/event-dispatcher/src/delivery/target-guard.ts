@@ -38,14 +38,18 @@ export interface GuardOptions {
  * that answers with both a public and an internal address is refused, not tried in turns), else answers in the shape
  * asked for (`all` for Happy Eyeballs, else the first address).
  */
-export function checkedLookup({ resolve = systemResolve, isAllowed = isPublicAddress }: GuardOptions = {}): LookupFunction {
+export function checkedLookup({
+  resolve = systemResolve,
+  isAllowed = isPublicAddress,
+}: GuardOptions = {}): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, options).then(
       (addresses) => {
         const refused = addresses.find(({ address }) => !isAllowed(address));
         if (refused) return callback(new TargetNotAllowed(refused.address), "");
         const first = addresses[0];
-        if (!first) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), "");
+        if (!first)
+          return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), "");
         if (options.all) return callback(null, addresses);
         return callback(null, first.address, first.family);
       },
@@ -62,7 +66,8 @@ export function guardedConnector(options: GuardOptions = {}): buildConnector.con
   const isAllowed = options.isAllowed ?? isPublicAddress;
   const connect = buildConnector({ lookup: checkedLookup(options) });
   return (target, callback) => {
-    if (isIP(target.hostname) && !isAllowed(target.hostname)) return callback(new TargetNotAllowed(target.hostname), null);
+    if (isIP(target.hostname) && !isAllowed(target.hostname))
+      return callback(new TargetNotAllowed(target.hostname), null);
     return connect(target, callback);
   };
 }

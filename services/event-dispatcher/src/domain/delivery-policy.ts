@@ -10,7 +10,8 @@ export const NOTIFICATION_TIMEOUT_MS = 10_000;
 
 export function deliveryPolicy(eventKind: string, data: Record<string, unknown>): DeliveryPolicy {
   const isDecision =
-    eventKind === "card.authorization.request" || (eventKind === "card.authorization.update" && data.status === "pending");
+    eventKind === "card.authorization.request" ||
+    (eventKind === "card.authorization.update" && data.status === "pending");
   return isDecision
     ? { kind: "decision", timeoutMs: DECISION_TIMEOUT_MS }
     : { kind: "notification", timeoutMs: NOTIFICATION_TIMEOUT_MS };

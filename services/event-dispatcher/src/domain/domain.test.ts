@@ -15,7 +15,11 @@ describe("signature", () => {
   ];
 
   it.each(vectors)("matches openssl dgst -sha512 -hmac for key %s", (key, body) => {
-    const expected = execFileSync("openssl", ["dgst", "-sha512", "-hmac", key], { input: body }).toString().trim().split("= ").pop();
+    const expected = execFileSync("openssl", ["dgst", "-sha512", "-hmac", key], { input: body })
+      .toString()
+      .trim()
+      .split("= ")
+      .pop();
     expect(sign(Buffer.from(body), key)).toBe(expected);
   });
 
@@ -29,7 +33,9 @@ describe("signature", () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1 }), fc.string(), (key, body) => {
         const signature = sign(body, key);
-        return verify(body, key, signature) && !verify(body + " ", key, signature) && !verify(body, key + "x", signature);
+        return (
+          verify(body, key, signature) && !verify(body + " ", key, signature) && !verify(body, key + "x", signature)
+        );
       }),
     );
     expect(verify("{}", "k", "not-hex")).toBe(false);
@@ -37,7 +43,11 @@ describe("signature", () => {
 });
 
 describe("delivered envelope", () => {
-  const envelope = { event: "card.authorization.closed", data: { id: "c.auth.1", amount: 500 }, metadata: { sentAt: "2024-01-01T00:00:00.000Z", event: "evt.1" } };
+  const envelope = {
+    event: "card.authorization.closed",
+    data: { id: "c.auth.1", amount: 500 },
+    metadata: { sentAt: "2024-01-01T00:00:00.000Z", event: "evt.1" },
+  };
 
   it("keeps the producer's fields in their order and adds the mode last", () => {
     expect(deliveredEnvelope(envelope, "live")).toBe(
@@ -47,21 +57,59 @@ describe("delivered envelope", () => {
   });
 
   it("says the message's mode even when a producer wrote another", () => {
-    expect(JSON.parse(deliveredEnvelope({ event: "x", mode: "test", data: {} }, "live"))).toEqual({ event: "x", mode: "live", data: {} });
+    expect(JSON.parse(deliveredEnvelope({ event: "x", mode: "test", data: {} }, "live"))).toEqual({
+      event: "x",
+      mode: "live",
+      data: {},
+    });
   });
 });
 
 describe("routing (Rule 8)", () => {
   const def: RouteCandidate = { id: "wh.default", events: [], status: "enabled", isDefault: true };
-  const hook = (id: string, events: string[], status: RouteCandidate["status"]): RouteCandidate => ({ id, events, status, isDefault: false });
+  const hook = (id: string, events: string[], status: RouteCandidate["status"]): RouteCandidate => ({
+    id,
+    events,
+    status,
+    isDefault: false,
+  });
 
   it.each([
     ["no extra webhooks: the default gets everything", [def], "card.authorization.request", ["wh.default"]],
-    ["an enabled webhook takes its kinds from the default", [def, hook("wh.a", ["card.authorization.request"], "enabled")], "card.authorization.request", ["wh.a"]],
-    ["kinds it does not name stay with the default", [def, hook("wh.a", ["card.authorization.request"], "enabled")], "card.transaction.created", ["wh.default"]],
-    ["a created (not yet enabled) webhook takes nothing", [def, hook("wh.a", ["card.authorization.request"], "created")], "card.authorization.request", ["wh.default"]],
-    ["disabling gives the kinds back to the default", [def, hook("wh.a", ["card.authorization.request"], "disabled")], "card.authorization.request", ["wh.default"]],
-    ["several enabled webhooks for one kind are all called", [def, hook("wh.a", ["card.authorization.closed"], "enabled"), hook("wh.b", ["card.authorization.closed"], "enabled")], "card.authorization.closed", ["wh.a", "wh.b"]],
+    [
+      "an enabled webhook takes its kinds from the default",
+      [def, hook("wh.a", ["card.authorization.request"], "enabled")],
+      "card.authorization.request",
+      ["wh.a"],
+    ],
+    [
+      "kinds it does not name stay with the default",
+      [def, hook("wh.a", ["card.authorization.request"], "enabled")],
+      "card.transaction.created",
+      ["wh.default"],
+    ],
+    [
+      "a created (not yet enabled) webhook takes nothing",
+      [def, hook("wh.a", ["card.authorization.request"], "created")],
+      "card.authorization.request",
+      ["wh.default"],
+    ],
+    [
+      "disabling gives the kinds back to the default",
+      [def, hook("wh.a", ["card.authorization.request"], "disabled")],
+      "card.authorization.request",
+      ["wh.default"],
+    ],
+    [
+      "several enabled webhooks for one kind are all called",
+      [
+        def,
+        hook("wh.a", ["card.authorization.closed"], "enabled"),
+        hook("wh.b", ["card.authorization.closed"], "enabled"),
+      ],
+      "card.authorization.closed",
+      ["wh.a", "wh.b"],
+    ],
     ["no default and no covering webhook: nobody", [hook("wh.a", ["x"], "enabled")], "card.authorization.closed", []],
   ] as const)("%s", (_name, webhooks, kind, expected) => {
     expect(routeEvent(kind, [...webhooks]).map((w) => w.id)).toEqual(expected);
@@ -69,9 +117,19 @@ describe("routing (Rule 8)", () => {
 
   const covering = hook("wh.a", ["card.authorization.request"], "enabled");
   it.each([
-    ["a program's enabled webhook gets its events alone", [def, covering, hook("wh.p", [], "enabled")], "wh.p", ["wh.p"]],
+    [
+      "a program's enabled webhook gets its events alone",
+      [def, covering, hook("wh.p", [], "enabled")],
+      "wh.p",
+      ["wh.p"],
+    ],
     ["the default webhook can be a program's webhook", [def, covering], "wh.default", ["wh.default"]],
-    ["a program's webhook that is not enabled: Rule 8", [def, covering, hook("wh.p", [], "disabled")], "wh.p", ["wh.a"]],
+    [
+      "a program's webhook that is not enabled: Rule 8",
+      [def, covering, hook("wh.p", [], "disabled")],
+      "wh.p",
+      ["wh.a"],
+    ],
     ["a program's webhook that is gone: Rule 8", [def, covering], "wh.gone", ["wh.a"]],
     ["no program webhook: Rule 8", [def, covering], undefined, ["wh.a"]],
   ] as const)("%s", (_name, webhooks, named, expected) => {
@@ -119,24 +177,43 @@ describe("retry schedule", () => {
 
   it("keeps jitter within ±20 %", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 30 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), (attemptNo, r) => {
-        const base = DEFAULT_RETRY_DELAYS_MS[Math.min(attemptNo, DEFAULT_RETRY_DELAYS_MS.length) - 1]!;
-        const delay = nextAttemptAt({ attemptNo, firstAttemptAt: t0, now: t0 }, undefined, () => r)! - t0;
-        return delay >= base * 0.8 - 1 && delay <= base * 1.2 + 1;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 30 }),
+        fc.double({ min: 0, max: 0.999999, noNaN: true }),
+        (attemptNo, r) => {
+          const base = DEFAULT_RETRY_DELAYS_MS[Math.min(attemptNo, DEFAULT_RETRY_DELAYS_MS.length) - 1]!;
+          const delay = nextAttemptAt({ attemptNo, firstAttemptAt: t0, now: t0 }, undefined, () => r)! - t0;
+          return delay >= base * 0.8 - 1 && delay <= base * 1.2 + 1;
+        },
+      ),
     );
   });
 
   it("gives up once the 3-day window is used up", () => {
-    expect(nextAttemptAt({ attemptNo: 20, firstAttemptAt: t0, now: t0 + DEFAULT_RETRY_WINDOW_MS - 1_000 }, undefined, middle)).toBeUndefined();
+    expect(
+      nextAttemptAt(
+        { attemptNo: 20, firstAttemptAt: t0, now: t0 + DEFAULT_RETRY_WINDOW_MS - 1_000 },
+        undefined,
+        middle,
+      ),
+    ).toBeUndefined();
     expect(nextAttemptAt({ attemptNo: 20, firstAttemptAt: t0, now: t0 + 1_000 }, undefined, middle)).toBeDefined();
   });
 
   it("waits a floor after timeouts and 429, and honours Retry-After up to a cap", () => {
-    expect(nextAttemptAt({ attemptNo: 1, firstAttemptAt: t0, now: t0, timedOut: true }, undefined, middle)! - t0).toBe(30_000);
-    expect(nextAttemptAt({ attemptNo: 1, firstAttemptAt: t0, now: t0, httpStatus: 429 }, undefined, middle)! - t0).toBe(30_000);
-    expect(nextAttemptAt({ attemptNo: 1, firstAttemptAt: t0, now: t0, retryAfterMs: 120_000 }, undefined, middle)! - t0).toBe(120_000);
-    expect(nextAttemptAt({ attemptNo: 1, firstAttemptAt: t0, now: t0, retryAfterMs: 10 * 3_600_000 }, undefined, middle)! - t0).toBe(3_600_000);
+    expect(nextAttemptAt({ attemptNo: 1, firstAttemptAt: t0, now: t0, timedOut: true }, undefined, middle)! - t0).toBe(
+      30_000,
+    );
+    expect(nextAttemptAt({ attemptNo: 1, firstAttemptAt: t0, now: t0, httpStatus: 429 }, undefined, middle)! - t0).toBe(
+      30_000,
+    );
+    expect(
+      nextAttemptAt({ attemptNo: 1, firstAttemptAt: t0, now: t0, retryAfterMs: 120_000 }, undefined, middle)! - t0,
+    ).toBe(120_000);
+    expect(
+      nextAttemptAt({ attemptNo: 1, firstAttemptAt: t0, now: t0, retryAfterMs: 10 * 3_600_000 }, undefined, middle)! -
+        t0,
+    ).toBe(3_600_000);
   });
 
   it("reads Retry-After in seconds or as a date", () => {

@@ -19,7 +19,11 @@ export function routeEvent<W extends RouteCandidate>(kind: string, webhooks: W[]
  * A card program may name the webhook its authorization events go to: that webhook alone, while it exists and is
  * enabled (the default webhook counts as enabled); otherwise Rule 8 as for any event.
  */
-export function routeEventTo<W extends RouteCandidate>(kind: string, webhooks: W[], namedWebhookId: string | undefined): W[] {
+export function routeEventTo<W extends RouteCandidate>(
+  kind: string,
+  webhooks: W[],
+  namedWebhookId: string | undefined,
+): W[] {
   const named = namedWebhookId ? webhooks.find((w) => w.id === namedWebhookId) : undefined;
   if (named && (named.status === "enabled" || (named.isDefault && named.status !== "disabled"))) return [named];
   return routeEvent(kind, webhooks);

@@ -16,18 +16,22 @@ import { deleteWebhook, SCHEMA, upsertWebhook } from "../store/webhooks.store";
  * as the message carries it, or sealed here when a message from before sealing carries it in plain.
  */
 export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger, keys: SigningKeySealer, routing: RoutingTables) {
-  return subscribeToWebhookChanges({ db, bus, logger }, {
-    group: "event-dispatcher.webhooks",
-    schema: SCHEMA,
-    upsert: async (tx, change) => {
-      const { id, sealedSigningKey, signingKey } = change.data;
-      const sealed = sealedSigningKey ?? (signingKey === undefined ? undefined : keys.seal(id, signingKey));
-      if (sealed === undefined) return logger.error({ webhookId: id }, "skipping webhooks.v1 message without a signing key");
-      await upsertWebhook(tx, change, sealed);
+  return subscribeToWebhookChanges(
+    { db, bus, logger },
+    {
+      group: "event-dispatcher.webhooks",
+      schema: SCHEMA,
+      upsert: async (tx, change) => {
+        const { id, sealedSigningKey, signingKey } = change.data;
+        const sealed = sealedSigningKey ?? (signingKey === undefined ? undefined : keys.seal(id, signingKey));
+        if (sealed === undefined)
+          return logger.error({ webhookId: id }, "skipping webhooks.v1 message without a signing key");
+        await upsertWebhook(tx, change, sealed);
+      },
+      remove: deleteWebhook,
+      changed: routing.invalidate,
     },
-    remove: deleteWebhook,
-    changed: routing.invalidate,
-  });
+  );
 }
 
 /** Events stored in one statement at most (whole batches: a larger batch than this is stored alone). */
@@ -43,11 +47,18 @@ const MAX_EVENTS_STORED_TOGETHER = 1_000;
  * decision nobody can answer is answered at once with `no-webhook`, in the same transaction. No inbox: an event is
  * stored once by its id, so a message consumed again changes nothing.
  */
-export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, routing: RoutingTables, worker: Pick<DeliveryWorker, "room" | "take" | "wake">) {
+export function subscribeToEvents(
+  db: Db,
+  bus: Bus,
+  logger: Logger,
+  routing: RoutingTables,
+  worker: Pick<DeliveryWorker, "room" | "take" | "wake">,
+) {
   const ingest = createGroupCommit<RoutedEvent[]>((batches) => storeEvents(db, batches.flat(), worker), {
     maxItems: MAX_EVENTS_STORED_TOGETHER,
     sizeOf: (batch) => batch.length,
-    onGroupFailed: (err, batches) => logger.warn({ err, batches }, "storing events together failed; storing each batch alone"),
+    onGroupFailed: (err, batches) =>
+      logger.warn({ err, batches }, "storing events together failed; storing each batch alone"),
   });
   return bus.subscribe({
     group: "event-dispatcher.events",
@@ -64,9 +75,16 @@ export function subscribeToEvents(db: Db, bus: Bus, logger: Logger, routing: Rou
         const policy = deliveryPolicy(data.envelope.event, data.envelope.data);
         const table = await routing.of(db, businessId, mode);
         const event = {
-          id: data.envelope.metadata.event, businessId, mode, kind: data.envelope.event, resourceId: data.resourceId,
+          id: data.envelope.metadata.event,
+          businessId,
+          mode,
+          kind: data.envelope.event,
+          resourceId: data.resourceId,
           // The producer's own fields (key order included), not the validated copy, plus the mode: what gets signed.
-          envelope: deliveredEnvelope((message.value as { data: { envelope: Record<string, unknown> } }).data.envelope, mode),
+          envelope: deliveredEnvelope(
+            (message.value as { data: { envelope: Record<string, unknown> } }).data.envelope,
+            mode,
+          ),
           policy: policy.kind,
           answerBy: data.answerBy ? new Date(data.answerBy) : null,
         };
@@ -86,9 +104,22 @@ async function storeEvents(db: Db, batch: RoutedEvent[], worker: Pick<DeliveryWo
     stored = await db.tx(async (tx) => {
       const result = await insertEventsWithDeliveries(tx, batch, worker.room());
       for (const { event } of unanswerable.filter((r) => result.inserted.has(r.event.id))) {
-        await enqueueDecision(tx, { eventId: event.id, resourceId: event.resourceId, webhookId: null, businessId: event.businessId, mode: event.mode }, {
-          httpStatus: null, body: null, latencyMs: null, error: "no-webhook",
-        });
+        await enqueueDecision(
+          tx,
+          {
+            eventId: event.id,
+            resourceId: event.resourceId,
+            webhookId: null,
+            businessId: event.businessId,
+            mode: event.mode,
+          },
+          {
+            httpStatus: null,
+            body: null,
+            latencyMs: null,
+            error: "no-webhook",
+          },
+        );
       }
       return result;
     });

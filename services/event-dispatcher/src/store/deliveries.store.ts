@@ -102,8 +102,16 @@ export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Pr
        LEFT JOIN dispatcher.events e ON e.id = c.event_id
        LEFT JOIN dispatcher.webhooks w ON w.id = c.webhook_id
       ORDER BY c.policy = 'decision' DESC, c.next_attempt_at, c.seq`,
-    [limits.limit, limits.claimMs, limits.notifications, limits.perWebhookDecisions, limits.perWebhookNotifications,
-      limits.busy.map((b) => b.webhookId), limits.busy.map((b) => b.policy), limits.busy.map((b) => b.room)],
+    [
+      limits.limit,
+      limits.claimMs,
+      limits.notifications,
+      limits.perWebhookDecisions,
+      limits.perWebhookNotifications,
+      limits.busy.map((b) => b.webhookId),
+      limits.busy.map((b) => b.policy),
+      limits.busy.map((b) => b.room),
+    ],
   );
   return { deliveries: rows.filter((r) => r.id !== null), blocked: rows[0]?.blocked ?? 0 };
 }
@@ -188,8 +196,22 @@ export async function recordAttempt(
      event AS (
        UPDATE dispatcher.events SET status = $11 WHERE id = $2 AND $13::boolean)
      ${then ? `, delivery AS (${updateDelivery}) ${then.text}` : updateDelivery}`,
-    [a.deliveryId, a.eventId, a.attemptNo, a.trigger, a.url, a.startedAt, a.httpStatus, a.latencyMs, a.responseExcerpt, a.error,
-      next.status, next.status === "pending" ? next.at : null, soleDeliveryOfEvent, ...(then?.values ?? [])],
+    [
+      a.deliveryId,
+      a.eventId,
+      a.attemptNo,
+      a.trigger,
+      a.url,
+      a.startedAt,
+      a.httpStatus,
+      a.latencyMs,
+      a.responseExcerpt,
+      a.error,
+      next.status,
+      next.status === "pending" ? next.at : null,
+      soleDeliveryOfEvent,
+      ...(then?.values ?? []),
+    ],
   );
 }
 
@@ -205,9 +227,17 @@ export interface RecordedAttempt {
 export async function recordSoleNotificationAttempts(db: Queryable, recorded: RecordedAttempt[]): Promise<void> {
   if (recorded.length === 1) return recordAttempt(db, recorded[0]!.attempt, recorded[0]!.next, true);
   const rows = recorded.map(({ attempt: a, next }) => ({
-    delivery_id: a.deliveryId, event_id: a.eventId, attempt_no: a.attemptNo, trigger: a.trigger, url: a.url,
-    started_at: a.startedAt.toISOString(), http_status: a.httpStatus, latency_ms: a.latencyMs,
-    response_excerpt: a.responseExcerpt, error: a.error, status: next.status,
+    delivery_id: a.deliveryId,
+    event_id: a.eventId,
+    attempt_no: a.attemptNo,
+    trigger: a.trigger,
+    url: a.url,
+    started_at: a.startedAt.toISOString(),
+    http_status: a.httpStatus,
+    latency_ms: a.latencyMs,
+    response_excerpt: a.responseExcerpt,
+    error: a.error,
+    status: next.status,
     next_attempt_at: next.status === "pending" ? next.at.toISOString() : null,
   }));
   await db.query(

@@ -49,7 +49,15 @@ export interface StoredEvents {
 }
 
 /** No room: every delivery is stored pending (also the room of a stopped worker). */
-export const NO_ROOM: InsertClaim = { limit: 0, notifications: 0, claimMs: 0, perWebhookDecisions: 0, perWebhookNotifications: 0, busy: [], chain: 1 };
+export const NO_ROOM: InsertClaim = {
+  limit: 0,
+  notifications: 0,
+  claimMs: 0,
+  perWebhookDecisions: 0,
+  perWebhookNotifications: 0,
+  busy: [],
+  chain: 1,
+};
 
 /**
  * Stores a batch of events, each once (by id), and one delivery per routed webhook, in one statement (one commit).
@@ -61,7 +69,11 @@ export const NO_ROOM: InsertClaim = { limit: 0, notifications: 0, claimMs: 0, pe
  * events), up to `claim.chain` of them are claimed together and returned in order: the worker sends each once the one
  * before it is delivered, with no claim statement between them.
  */
-export async function insertEventsWithDeliveries(db: Queryable, batch: RoutedEvent[], claim: InsertClaim = NO_ROOM): Promise<StoredEvents> {
+export async function insertEventsWithDeliveries(
+  db: Queryable,
+  batch: RoutedEvent[],
+  claim: InsertClaim = NO_ROOM,
+): Promise<StoredEvents> {
   const column = <T>(pick: (e: NewEvent) => T) => batch.map((r) => pick(r.event));
   const routed = batch.flatMap((r) => r.webhookIds.map((webhookId) => ({ event: r.event, webhookId })));
   const { rows } = await db.query<ClaimedDelivery & { inserted: string[]; stored: number } & Record<string, unknown>>(
@@ -115,13 +127,29 @@ export async function insertEventsWithDeliveries(db: Queryable, batch: RoutedEve
        LEFT JOIN dispatcher.webhooks w ON w.id = d.webhook_id
       ORDER BY d.policy = 'decision' DESC, r.ord`,
     [
-      column((e) => e.id), column((e) => e.businessId), column((e) => e.mode), column((e) => e.kind),
-      column((e) => e.resourceId), column((e) => e.envelope), column((e) => e.policy),
-      batch.map((r) => (r.webhookIds.length ? "pending" : "failed")), column((e) => e.answerBy),
-      routed.map(() => newId("delivery")), routed.map((r) => r.event.id), routed.map((r) => r.webhookId),
-      routed.map((r) => r.event.resourceId), routed.map((r) => r.event.policy),
-      claim.claimMs, claim.busy.map((b) => b.webhookId), claim.busy.map((b) => b.policy), claim.busy.map((b) => b.room),
-      claim.perWebhookDecisions, claim.perWebhookNotifications, claim.limit, claim.notifications, claim.chain,
+      column((e) => e.id),
+      column((e) => e.businessId),
+      column((e) => e.mode),
+      column((e) => e.kind),
+      column((e) => e.resourceId),
+      column((e) => e.envelope),
+      column((e) => e.policy),
+      batch.map((r) => (r.webhookIds.length ? "pending" : "failed")),
+      column((e) => e.answerBy),
+      routed.map(() => newId("delivery")),
+      routed.map((r) => r.event.id),
+      routed.map((r) => r.webhookId),
+      routed.map((r) => r.event.resourceId),
+      routed.map((r) => r.event.policy),
+      claim.claimMs,
+      claim.busy.map((b) => b.webhookId),
+      claim.busy.map((b) => b.policy),
+      claim.busy.map((b) => b.room),
+      claim.perWebhookDecisions,
+      claim.perWebhookNotifications,
+      claim.limit,
+      claim.notifications,
+      claim.chain,
     ],
   );
   const claimed = rows.filter((r) => r.id !== null);

@@ -7,7 +7,9 @@ function fakeDb(urls: string[]) {
   const db = {
     query: vi.fn(async () => {
       reads += 1;
-      return { rows: [{ id: urls[Math.min(reads, urls.length) - 1], events: [], status: "enabled", is_default: true }] };
+      return {
+        rows: [{ id: urls[Math.min(reads, urls.length) - 1], events: [], status: "enabled", is_default: true }],
+      };
     }),
   } as unknown as Queryable;
   return { db, reads: () => reads };

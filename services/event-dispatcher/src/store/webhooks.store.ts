@@ -17,7 +17,17 @@ export async function upsertWebhook(db: Queryable, m: WebhookChangedMessage, sea
        sealed_signing_key = EXCLUDED.sealed_signing_key, signing_key = NULL, status = EXCLUDED.status,
        updated_at = EXCLUDED.updated_at
      WHERE dispatcher.webhooks.updated_at <= EXCLUDED.updated_at`,
-    [w.id, m.businessId, m.mode, w.url, JSON.stringify(w.events), sealedSigningKey, w.status, w.isDefault, m.occurredAt],
+    [
+      w.id,
+      m.businessId,
+      m.mode,
+      w.url,
+      JSON.stringify(w.events),
+      sealedSigningKey,
+      w.status,
+      w.isDefault,
+      m.occurredAt,
+    ],
   );
 }
 
@@ -26,9 +36,14 @@ export async function deleteWebhook(db: Queryable, id: string): Promise<void> {
 }
 
 export async function webhooksOf(db: Queryable, businessId: string, mode: string): Promise<RouteCandidate[]> {
-  const { rows } = await db.query<{ id: string; events: string[]; status: RouteCandidate["status"]; is_default: boolean }>(
-    "SELECT id, events, status, is_default FROM dispatcher.webhooks WHERE business_id = $1 AND mode = $2",
-    [businessId, mode],
-  );
+  const { rows } = await db.query<{
+    id: string;
+    events: string[];
+    status: RouteCandidate["status"];
+    is_default: boolean;
+  }>("SELECT id, events, status, is_default FROM dispatcher.webhooks WHERE business_id = $1 AND mode = $2", [
+    businessId,
+    mode,
+  ]);
   return rows.map((r) => ({ id: r.id, events: r.events, status: r.status, isDefault: r.is_default }));
 }

@@ -3,13 +3,24 @@ import { createRequestSchema, rollRequestSchema, updateRequestSchema } from "./w
 
 const live = createRequestSchema({ mode: "live", allowPrivateTargets: false });
 const valid = { name: "transactions", events: ["card.transaction.created"], url: "https://hooks.example.com/x" };
-const paths = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[] }> } }) =>
-  [...new Set((result.error?.issues ?? []).map((i) => i.path.join(".")))];
+const paths = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[] }> } }) => [
+  ...new Set((result.error?.issues ?? []).map((i) => i.path.join("."))),
+];
 
 describe("webhook request bodies", () => {
   it.each([
     [valid, []],
-    [{ ...valid, apiVersion: "2024-02-29", description: "d", metadata: { a: 1 }, timeoutDefault: "approve", signingKey: "x".repeat(16) }, []],
+    [
+      {
+        ...valid,
+        apiVersion: "2024-02-29",
+        description: "d",
+        metadata: { a: 1 },
+        timeoutDefault: "approve",
+        signingKey: "x".repeat(16),
+      },
+      [],
+    ],
     [{}, ["name", "events", "url"]],
     [{ ...valid, events: [] }, ["events"]],
     [{ ...valid, events: ["card.nope"] }, ["events.0"]],
@@ -22,7 +33,10 @@ describe("webhook request bodies", () => {
     [{ ...valid, signingKey: "x".repeat(257) }, ["signingKey"]],
     [{ ...valid, timeoutDefault: "maybe" }, ["timeoutDefault"]],
     [{ ...valid, metadata: { nested: { no: true } } }, ["metadata.nested"]],
-    [{ name: "", events: "card.transaction.created", url: "nope", apiVersion: "x", signingKey: 1 }, ["name", "events", "url", "apiVersion", "signingKey"]],
+    [
+      { name: "", events: "card.transaction.created", url: "nope", apiVersion: "x", signingKey: 1 },
+      ["name", "events", "url", "apiVersion", "signingKey"],
+    ],
   ] as Array<[Record<string, unknown>, string[]]>)("create %j → problems at %j", (body, expected) => {
     expect(paths(live.safeParse(body)).sort()).toEqual([...expected].sort());
   });

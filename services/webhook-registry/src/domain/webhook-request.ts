@@ -21,7 +21,8 @@ export const createRequestSchema = (policy: UrlPolicy) => createWebhookSchema.ex
 export type CreateRequest = z.output<ReturnType<typeof createRequestSchema>>;
 
 /** PUT /webhooks/:id: any field but the signing key; the same rules. */
-export const updateRequestSchema = (policy: UrlPolicy) => updateWebhookSchema.extend({ url: urlField(policy).optional() });
+export const updateRequestSchema = (policy: UrlPolicy) =>
+  updateWebhookSchema.extend({ url: urlField(policy).optional() });
 export type UpdateRequest = z.output<ReturnType<typeof updateRequestSchema>>;
 
 /** POST /webhooks/:id/secret/roll: an optional new key (16–256 characters). */

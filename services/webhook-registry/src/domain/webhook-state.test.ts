@@ -17,9 +17,12 @@ describe("webhook states", () => {
     ["created", "disable", false, /created webhook cannot be disabled/],
     ["enabled", "enable", true, /default webhook cannot be enabled/],
     ["enabled", "disable", true, /default webhook cannot be disabled/],
-  ] as Array<[WebhookStatus, WebhookAction, boolean, RegExp]>)("%s + %s (default: %s) → 422", (from, action, isDefault, message) => {
-    const attempt = () => nextStatus(from, action, isDefault);
-    expect(attempt).toThrow(message);
-    expect(attempt).toThrow(expect.objectContaining({ statusCode: 422, code: "invalid-state" }) as AppError);
-  });
+  ] as Array<[WebhookStatus, WebhookAction, boolean, RegExp]>)(
+    "%s + %s (default: %s) → 422",
+    (from, action, isDefault, message) => {
+      const attempt = () => nextStatus(from, action, isDefault);
+      expect(attempt).toThrow(message);
+      expect(attempt).toThrow(expect.objectContaining({ statusCode: 422, code: "invalid-state" }) as AppError);
+    },
+  );
 });

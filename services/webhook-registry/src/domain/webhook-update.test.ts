@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { applyChange, changedFields, checkUpdateAllowed, type SettingsChange, type WebhookSettings } from "./webhook-update";
+import {
+  applyChange,
+  changedFields,
+  checkUpdateAllowed,
+  type SettingsChange,
+  type WebhookSettings,
+} from "./webhook-update";
 
 const current: WebhookSettings = {
   name: "default",
@@ -30,12 +36,20 @@ describe("what may change on the default webhook", () => {
     if (refused.length === 0) {
       expect(attempt).not.toThrow();
     } else {
-      expect(attempt).toThrow(expect.objectContaining({ statusCode: 422, code: "invalid-state", errors: refused.map((path) => expect.objectContaining({ path })) }));
+      expect(attempt).toThrow(
+        expect.objectContaining({
+          statusCode: 422,
+          code: "invalid-state",
+          errors: refused.map((path) => expect.objectContaining({ path })),
+        }),
+      );
     }
   });
 
   it("lets any other webhook change any field", () => {
-    expect(() => checkUpdateAllowed(false, current, { name: "x", events: ["card.transaction.created"], apiVersion: "2024-01-01" })).not.toThrow();
+    expect(() =>
+      checkUpdateAllowed(false, current, { name: "x", events: ["card.transaction.created"], apiVersion: "2024-01-01" }),
+    ).not.toThrow();
   });
 });
 
@@ -45,7 +59,11 @@ describe("a partial update", () => {
     [{ name: "renamed" }, ["name"], { ...current, name: "renamed" }],
     [{ description: "d", url: current.url }, ["description"], { ...current, description: "d" }],
     [{ metadata: {} }, ["metadata"], { ...current, metadata: {} }],
-    [{ events: ["a", "b"], apiVersion: "2024-02-29" }, ["events", "apiVersion"], { ...current, events: ["a", "b"], apiVersion: "2024-02-29" }],
+    [
+      { events: ["a", "b"], apiVersion: "2024-02-29" },
+      ["events", "apiVersion"],
+      { ...current, events: ["a", "b"], apiVersion: "2024-02-29" },
+    ],
   ] as Array<[SettingsChange, string[], WebhookSettings]>)("%j changes %j", (change, fields, after) => {
     expect(changedFields(current, change)).toEqual(fields);
     expect(applyChange(current, change)).toEqual(after);

@@ -31,8 +31,12 @@ export function checkUpdateAllowed(isDefault: boolean, current: WebhookSettings,
   const refused = changedFields(current, change).filter((field) => !editable.includes(field));
   if (refused.length === 0) return;
   const message = "the default webhook may change only its url, description, metadata and timeoutDefault";
-  throw new AppError(422, "invalid-state", `The default webhook's ${refused.join(", ")} cannot change`,
-    refused.map((path) => ({ path, message })));
+  throw new AppError(
+    422,
+    "invalid-state",
+    `The default webhook's ${refused.join(", ")} cannot change`,
+    refused.map((path) => ({ path, message })),
+  );
 }
 
 /** The settings after a partial update: fields left out keep their value. */

@@ -10,7 +10,10 @@ export type TargetMode = "test" | "live";
  * Other names are not resolved here: the event-dispatcher checks the address it actually connects to.
  */
 export function isInternalHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) return true;
   return isIP(host) !== 0 && !isPublicAddress(host);
 }

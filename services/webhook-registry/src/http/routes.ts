@@ -12,7 +12,14 @@ export function webhookRoutes(app: Express, db: Db, webhooks: WebhookUseCases): 
     res.status(201).json(ok(await webhooks.create(requestContext(req), req.body)));
   });
   app.get("/webhooks", async (req, res) => {
-    res.json(await listResource<WebhookRow>(req, { db, spec: webhookResource, scope: requestContext(req), toRecord: toWebhookRecord }));
+    res.json(
+      await listResource<WebhookRow>(req, {
+        db,
+        spec: webhookResource,
+        scope: requestContext(req),
+        toRecord: toWebhookRecord,
+      }),
+    );
   });
   app.get("/webhooks/:id", async (req, res) => {
     res.json(ok(await webhooks.get(requestContext(req), req.params.id)));

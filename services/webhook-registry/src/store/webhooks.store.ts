@@ -110,14 +110,30 @@ export async function insertWebhook(db: Queryable, scope: Scope, w: NewWebhook):
     `INSERT INTO webhooks.webhooks (id, business_id, mode, name, description, url, events, api_version, sealed_signing_key,
        status, is_default, timeout_default, metadata)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', false, $10, $11) RETURNING ${COLUMNS}`,
-    [w.id, scope.businessId, scope.mode, w.name, w.description ?? null, w.url, JSON.stringify(w.events),
-      w.apiVersion ?? null, w.sealedSigningKey, w.timeoutDefault ?? null, w.metadata ?? {}],
+    [
+      w.id,
+      scope.businessId,
+      scope.mode,
+      w.name,
+      w.description ?? null,
+      w.url,
+      JSON.stringify(w.events),
+      w.apiVersion ?? null,
+      w.sealedSigningKey,
+      w.timeoutDefault ?? null,
+      w.metadata ?? {},
+    ],
   );
   return rows[0]!;
 }
 
 /** One webhook of the scope; with forUpdate, locked for a change in the caller's transaction. */
-export async function findWebhook(db: Queryable, scope: Scope, id: string, forUpdate = false): Promise<WebhookRow | undefined> {
+export async function findWebhook(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  forUpdate = false,
+): Promise<WebhookRow | undefined> {
   const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
     `SELECT ${COLUMNS} FROM webhooks.webhooks WHERE id = $1 AND business_id = $2 AND mode = $3${forUpdate ? " FOR UPDATE" : ""}`,
     [id, scope.businessId, scope.mode],
@@ -131,8 +147,20 @@ export async function saveWebhook(db: Queryable, scope: Scope, w: WebhookRow): P
     `UPDATE webhooks.webhooks SET name = $2, description = $3, url = $4, events = $5, api_version = $6,
        sealed_signing_key = $7, status = $8, timeout_default = $9, metadata = $10, updated_at = clock_timestamp()
      WHERE id = $1 AND business_id = $11 AND mode = $12 RETURNING ${COLUMNS}`,
-    [w.id, w.name, w.description, w.url, JSON.stringify(w.events), w.api_version, w.sealed_signing_key, w.status,
-      w.timeout_default, w.metadata, scope.businessId, scope.mode],
+    [
+      w.id,
+      w.name,
+      w.description,
+      w.url,
+      JSON.stringify(w.events),
+      w.api_version,
+      w.sealed_signing_key,
+      w.status,
+      w.timeout_default,
+      w.metadata,
+      scope.businessId,
+      scope.mode,
+    ],
   );
   return rows[0];
 }

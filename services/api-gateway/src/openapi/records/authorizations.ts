@@ -5,57 +5,72 @@ import { named } from "../schema";
 import { idOf, metadata, minorUnits, time } from "./common";
 
 /** Strings the network (or, in test mode, the simulation) sent; not all are always present. */
-const networkData = z.object({
-  network: z.string(),
-  reference: z.string(),
-  rrn: z.string(),
-  stan: z.string(),
-  txnReference: z.string(),
-  cardAcceptorNameLocation: z.string(),
-  terminalId: z.string(),
-  cardAccountNumber: z.string(),
-}).partial();
+const networkData = z
+  .object({
+    network: z.string(),
+    reference: z.string(),
+    rrn: z.string(),
+    stan: z.string(),
+    txnReference: z.string(),
+    cardAcceptorNameLocation: z.string(),
+    terminalId: z.string(),
+    cardAccountNumber: z.string(),
+  })
+  .partial();
 
-export const authorizationRecord = named("CardAuthorization", z.object({
-  id: idOf("c.auth.", "Card authorization id"),
-  object: z.literal("card.authorization"),
-  card: idOf("c.", "Card id"),
-  customer: idOf("cus.", "The card holder"),
-  account: idOf("ac.", "The funding account"),
-  type: z.enum(["check", "capture"]).describe("check: a balance and name inquiry; capture: a debit"),
-  status: z.enum(["pending", "approved", "declined", "reversed"]),
-  amount: minorUnits("While an amount change awaits the receiver (pending), the new amount"),
-  fees: minorUnits("Network fees plus the program's transactionFee"),
-  currency: currencySchema,
-  channel: z.enum(CHANNELS),
-  mcc: z.string().optional().describe("Merchant category code"),
-  merchant: idOf("mch.", "Merchant id").optional(),
-  decisionType: z.enum(["direct-response", "system-response"]).optional()
-    .describe("direct-response: the receiver decided; system-response: the platform did (a failed pre-check, a timeout)"),
-  statusReason: z.string().optional().describe("e.g. timeout-error, invalid-response, webhook-error, insufficient-funds"),
-  declineReason: z.string().optional().describe("The decline code"),
-  reserved: z.boolean().describe("Funds are held for it"),
-  cardBalance: minorUnits("From an approved check's answer").optional(),
-  cardHolderName: z.string().optional().describe("From an approved check's answer"),
-  networkData,
-  metadata,
-  createdAt: time,
-  updatedAt: time,
-}));
+export const authorizationRecord = named(
+  "CardAuthorization",
+  z.object({
+    id: idOf("c.auth.", "Card authorization id"),
+    object: z.literal("card.authorization"),
+    card: idOf("c.", "Card id"),
+    customer: idOf("cus.", "The card holder"),
+    account: idOf("ac.", "The funding account"),
+    type: z.enum(["check", "capture"]).describe("check: a balance and name inquiry; capture: a debit"),
+    status: z.enum(["pending", "approved", "declined", "reversed"]),
+    amount: minorUnits("While an amount change awaits the receiver (pending), the new amount"),
+    fees: minorUnits("Network fees plus the program's transactionFee"),
+    currency: currencySchema,
+    channel: z.enum(CHANNELS),
+    mcc: z.string().optional().describe("Merchant category code"),
+    merchant: idOf("mch.", "Merchant id").optional(),
+    decisionType: z
+      .enum(["direct-response", "system-response"])
+      .optional()
+      .describe(
+        "direct-response: the receiver decided; system-response: the platform did (a failed pre-check, a timeout)",
+      ),
+    statusReason: z
+      .string()
+      .optional()
+      .describe("e.g. timeout-error, invalid-response, webhook-error, insufficient-funds"),
+    declineReason: z.string().optional().describe("The decline code"),
+    reserved: z.boolean().describe("Funds are held for it"),
+    cardBalance: minorUnits("From an approved check's answer").optional(),
+    cardHolderName: z.string().optional().describe("From an approved check's answer"),
+    networkData,
+    metadata,
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
 
-export const transactionRecord = named("CardTransaction", z.object({
-  id: idOf("c.txn.", "Card transaction id"),
-  object: z.literal("card.transaction"),
-  authorization: idOf("c.auth.", "The authorization it came from"),
-  source: idOf("c.auth.", "The same authorization id"),
-  card: idOf("c.", "Card id"),
-  customer: idOf("cus.", "The card holder"),
-  type: z.enum(["capture", "adjustment", "reversal"]),
-  channel: z.enum(CHANNELS),
-  currency: currencySchema,
-  amount: minorUnits("Negative for a debit"),
-  fees: minorUnits("Negative for a debit"),
-  mcc: z.string().optional(),
-  networkData,
-  createdAt: time,
-}));
+export const transactionRecord = named(
+  "CardTransaction",
+  z.object({
+    id: idOf("c.txn.", "Card transaction id"),
+    object: z.literal("card.transaction"),
+    authorization: idOf("c.auth.", "The authorization it came from"),
+    source: idOf("c.auth.", "The same authorization id"),
+    card: idOf("c.", "Card id"),
+    customer: idOf("cus.", "The card holder"),
+    type: z.enum(["capture", "adjustment", "reversal"]),
+    channel: z.enum(CHANNELS),
+    currency: currencySchema,
+    amount: minorUnits("Negative for a debit"),
+    fees: minorUnits("Negative for a debit"),
+    mcc: z.string().optional(),
+    networkData,
+    createdAt: time,
+  }),
+);

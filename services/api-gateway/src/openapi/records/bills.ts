@@ -9,79 +9,112 @@ import { idOf, metadata, minorUnits, time } from "./common";
 
 const strings = z.record(z.string(), z.string());
 
-export const paymentRecord = named("Payment", z.object({
-  id: idOf("p.", "Payment id"),
-  object: z.literal("payment"),
-  type: z.literal("bill"),
-  status: z.enum(["debiting", "processing", "refunding", "successful", "failed"]),
-  amount: minorUnits("The bill amount"),
-  currency: currencySchema,
-  fees: minorUnits("Fee on top of the amount; the debit is amount + fees"),
-  feeBreakdown: z.array(z.object({ amount: z.number().int(), group: z.string(), type: z.string() })),
-  account: idOf("ac.", "The account debited, once the ledger answered").nullable(),
-  fundingSource: z.object({ type: z.literal("account"), account: idOf("ac.", "The debit source; null: the default account").nullable() }),
-  method: z.literal("bill"),
-  methodData: z.object({
+export const paymentRecord = named(
+  "Payment",
+  z.object({
+    id: idOf("p.", "Payment id"),
+    object: z.literal("payment"),
+    type: z.literal("bill"),
+    status: z.enum(["debiting", "processing", "refunding", "successful", "failed"]),
+    amount: minorUnits("The bill amount"),
+    currency: currencySchema,
+    fees: minorUnits("Fee on top of the amount; the debit is amount + fees"),
+    feeBreakdown: z.array(z.object({ amount: z.number().int(), group: z.string(), type: z.string() })),
+    account: idOf("ac.", "The account debited, once the ledger answered").nullable(),
+    fundingSource: z.object({
+      type: z.literal("account"),
+      account: idOf("ac.", "The debit source; null: the default account").nullable(),
+    }),
+    method: z.literal("bill"),
+    methodData: z.object({
+      product: idOf("bp.", "Bill product id"),
+      productName: z.string(),
+      category: z.string(),
+      biller: z.string(),
+      inputs: strings,
+      accountNumber: z.string(),
+      accountName: z.string().nullable().describe("The account holder at the biller"),
+      billerReference: z.string().nullable(),
+      output: strings.nullable().describe("e.g. token and units of prepaid electricity"),
+    }),
+    customer: idOf("cus.", "Customer id").nullable(),
+    reference: z.string().nullable(),
+    failureReason: z
+      .string()
+      .nullable()
+      .describe("insufficient-funds, account-not-found, account-inactive, currency-mismatch, biller-declined …"),
+    events: z.array(z.string()).describe("Ids of the events sent about it"),
+    metadata,
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+export const billValidationRecord = named(
+  "BillValidation",
+  z.object({
     product: idOf("bp.", "Bill product id"),
     productName: z.string(),
     category: z.string(),
     biller: z.string(),
+    currency: currencySchema,
+    amount: minorUnits("Bill amount"),
+    fee: minorUnits("Fee"),
+    total: minorUnits("amount + fee: what will be debited"),
     inputs: strings,
     accountNumber: z.string(),
-    accountName: z.string().nullable().describe("The account holder at the biller"),
-    billerReference: z.string().nullable(),
-    output: strings.nullable().describe("e.g. token and units of prepaid electricity"),
+    accountName: z.string().describe("The account holder at the biller"),
+    customer: idOf("cus.", "Customer id").nullable(),
+    customerName: z.string().nullable(),
+    debitSource: idOf("ac.", "Account id").nullable(),
   }),
-  customer: idOf("cus.", "Customer id").nullable(),
-  reference: z.string().nullable(),
-  failureReason: z.string().nullable()
-    .describe("insufficient-funds, account-not-found, account-inactive, currency-mismatch, biller-declined …"),
-  events: z.array(z.string()).describe("Ids of the events sent about it"),
-  metadata,
-  createdAt: time,
-  updatedAt: time,
-}));
+);
 
-export const billValidationRecord = named("BillValidation", z.object({
-  product: idOf("bp.", "Bill product id"),
-  productName: z.string(),
-  category: z.string(),
-  biller: z.string(),
-  currency: currencySchema,
-  amount: minorUnits("Bill amount"),
-  fee: minorUnits("Fee"),
-  total: minorUnits("amount + fee: what will be debited"),
-  inputs: strings,
-  accountNumber: z.string(),
-  accountName: z.string().describe("The account holder at the biller"),
-  customer: idOf("cus.", "Customer id").nullable(),
-  customerName: z.string().nullable(),
-  debitSource: idOf("ac.", "Account id").nullable(),
-}));
-
-export const billCategoryRecord = named("BillCategory", z.object({
-  id: z.enum(["airtime", "mobile-data", "electricity", "cable-tv"]),
-  object: z.literal("bill.category"),
-  name: z.string(),
-  description: z.string(),
-}));
+export const billCategoryRecord = named(
+  "BillCategory",
+  z.object({
+    id: z.enum(["airtime", "mobile-data", "electricity", "cable-tv"]),
+    object: z.literal("bill.category"),
+    name: z.string(),
+    description: z.string(),
+  }),
+);
 
 const inputSpec = z.discriminatedUnion("type", [
-  z.object({ name: z.string(), label: z.string(), type: z.literal("string"), required: z.boolean(), pattern: z.string(), example: z.string() }),
-  z.object({ name: z.string(), label: z.string(), type: z.literal("amount"), required: z.boolean(), minAmount: z.number().int(), maxAmount: z.number().int() }),
+  z.object({
+    name: z.string(),
+    label: z.string(),
+    type: z.literal("string"),
+    required: z.boolean(),
+    pattern: z.string(),
+    example: z.string(),
+  }),
+  z.object({
+    name: z.string(),
+    label: z.string(),
+    type: z.literal("amount"),
+    required: z.boolean(),
+    minAmount: z.number().int(),
+    maxAmount: z.number().int(),
+  }),
 ]);
 
-export const billProductRecord = named("BillProduct", z.object({
-  id: idOf("bp.", "Bill product id"),
-  object: z.literal("bill.product"),
-  name: z.string(),
-  category: billCategoryRecord.shape.id,
-  biller: z.string().describe("The biller's code, as the payment's methodData names it"),
-  billerName: z.string(),
-  currency: currencySchema,
-  price: minorUnits("Fixed price; null when the price is the amount input").nullable(),
-  fee: z.object({ type: z.literal("flat"), amount: z.number().int() }),
-  inputs: z.array(inputSpec).describe("What the biller wants; amounts are integer minor units"),
-  accountInput: z.string().describe("The input the biller looks up (phone, meter, smartcard)"),
-  output: z.array(z.object({ name: z.string(), description: z.string() })).describe("What a successful payment returns in methodData.output"),
-}));
+export const billProductRecord = named(
+  "BillProduct",
+  z.object({
+    id: idOf("bp.", "Bill product id"),
+    object: z.literal("bill.product"),
+    name: z.string(),
+    category: billCategoryRecord.shape.id,
+    biller: z.string().describe("The biller's code, as the payment's methodData names it"),
+    billerName: z.string(),
+    currency: currencySchema,
+    price: minorUnits("Fixed price; null when the price is the amount input").nullable(),
+    fee: z.object({ type: z.literal("flat"), amount: z.number().int() }),
+    inputs: z.array(inputSpec).describe("What the biller wants; amounts are integer minor units"),
+    accountInput: z.string().describe("The input the biller looks up (phone, meter, smartcard)"),
+    output: z
+      .array(z.object({ name: z.string(), description: z.string() }))
+      .describe("What a successful payment returns in methodData.output"),
+  }),
+);

@@ -11,52 +11,64 @@ import { idOf, metadata, minorUnits, time } from "./common";
 const network = z.enum(["verve", "mastercard"]);
 const cardType = z.enum(["virtual", "physical"]);
 
-export const programRecord = named("CardProgram", z.object({
-  id: idOf("c.prg.", "Card program id"),
-  object: z.literal("card.program"),
-  name: z.string(),
-  description: z.string().optional(),
-  network,
-  type: cardType,
-  quantity: z.number().int().optional().describe("Physical programs only"),
-  currency: currencySchema,
-  distribution: z.record(z.string(), z.unknown()).optional(),
-  personalization: z.record(z.string(), z.unknown()).optional(),
-  authorization: z.object({
-    fundingSourceType: z.enum(["card-account", "settlement-account"]),
-    settlementAccount: idOf("ac.", "The account that pays (settlement-account) or settles"),
-    transactionFee: minorUnits("Added to every capture's fees"),
-    webhook: idOf("wh.", "The webhook this program's authorization events go to").optional(),
-    timeoutDefault: z.enum(["approve", "decline"]).optional().describe("Applied when the receiver gives no usable answer in time"),
+export const programRecord = named(
+  "CardProgram",
+  z.object({
+    id: idOf("c.prg.", "Card program id"),
+    object: z.literal("card.program"),
+    name: z.string(),
+    description: z.string().optional(),
+    network,
+    type: cardType,
+    quantity: z.number().int().optional().describe("Physical programs only"),
+    currency: currencySchema,
+    distribution: z.record(z.string(), z.unknown()).optional(),
+    personalization: z.record(z.string(), z.unknown()).optional(),
+    authorization: z.object({
+      fundingSourceType: z.enum(["card-account", "settlement-account"]),
+      settlementAccount: idOf("ac.", "The account that pays (settlement-account) or settles"),
+      transactionFee: minorUnits("Added to every capture's fees"),
+      webhook: idOf("wh.", "The webhook this program's authorization events go to").optional(),
+      timeoutDefault: z
+        .enum(["approve", "decline"])
+        .optional()
+        .describe("Applied when the receiver gives no usable answer in time"),
+    }),
+    status: z.enum(["new", "live"]).describe("A virtual program is live at once; a physical one later"),
+    metadata,
+    createdAt: time,
+    updatedAt: time,
   }),
-  status: z.enum(["new", "live"]).describe("A virtual program is live at once; a physical one later"),
-  metadata,
-  createdAt: time,
-  updatedAt: time,
-}));
+);
 
-export const cardRecord = named("Card", z.object({
-  id: idOf("c.", "Card id"),
-  object: z.literal("card"),
-  type: cardType,
-  network,
-  status: z.enum(["inactive", "active", "blocked", "terminated"]),
-  currency: currencySchema,
-  customer: idOf("cus.", "The card holder"),
-  program: idOf("c.prg.", "Its card program"),
-  reference: z.string(),
-  fundingSource: idOf("ac.", "The account the card spends from"),
-  details: z.object({ last4: z.string(), expiry: z.string().describe("MM/YY"), cardHolderName: z.string() }),
-  controls: spendingControlsSchema,
-  metadata,
-  createdAt: time,
-  updatedAt: time,
-}));
+export const cardRecord = named(
+  "Card",
+  z.object({
+    id: idOf("c.", "Card id"),
+    object: z.literal("card"),
+    type: cardType,
+    network,
+    status: z.enum(["inactive", "active", "blocked", "terminated"]),
+    currency: currencySchema,
+    customer: idOf("cus.", "The card holder"),
+    program: idOf("c.prg.", "Its card program"),
+    reference: z.string(),
+    fundingSource: idOf("ac.", "The account the card spends from"),
+    details: z.object({ last4: z.string(), expiry: z.string().describe("MM/YY"), cardHolderName: z.string() }),
+    controls: spendingControlsSchema,
+    metadata,
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
 
-export const cardSecretsRecord = named("CardSecrets", z.object({
-  cardHolderName: z.string(),
-  last4: z.string(),
-  pan: z.string().describe("The full card number"),
-  expiry: z.string().describe("MM/YY"),
-  cvv: z.string(),
-}));
+export const cardSecretsRecord = named(
+  "CardSecrets",
+  z.object({
+    cardHolderName: z.string(),
+    last4: z.string(),
+    pan: z.string().describe("The full card number"),
+    expiry: z.string().describe("MM/YY"),
+    cvv: z.string(),
+  }),
+);

@@ -13,17 +13,25 @@ import { authorizationRecord, transactionRecord } from "./authorizations";
 
 export const customerRecord = named("Customer", customerRecordSchema);
 export const webhookRecord = named("Webhook", webhookRecordSchema);
-export const signingKeyRecord = named("SigningKey", z.object({ signingKey: z.string().describe("Signs every event sent to the webhook") }));
+export const signingKeyRecord = named(
+  "SigningKey",
+  z.object({ signingKey: z.string().describe("Signs every event sent to the webhook") }),
+);
 
-export const eventRecord = named("Event", z.object({
-  id: idOf("evt.", "Event id"),
-  object: z.literal("event"),
-  event: z.string().describe("The event kind, e.g. card.authorization.request"),
-  resource: z.string().describe("The id of the resource it is about"),
-  status: z.enum(["pending", "delivered", "failed"]),
-  data: z.union([authorizationRecord, transactionRecord, paymentRecord]).describe("The resource as the event carried it"),
-  createdAt: time,
-}));
+export const eventRecord = named(
+  "Event",
+  z.object({
+    id: idOf("evt.", "Event id"),
+    object: z.literal("event"),
+    event: z.string().describe("The event kind, e.g. card.authorization.request"),
+    resource: z.string().describe("The id of the resource it is about"),
+    status: z.enum(["pending", "delivered", "failed"]),
+    data: z
+      .union([authorizationRecord, transactionRecord, paymentRecord])
+      .describe("The resource as the event carried it"),
+    createdAt: time,
+  }),
+);
 
 const attempt = z.object({
   attempt: z.number().int(),
@@ -44,47 +52,62 @@ const delivery = z.object({
 });
 
 export const eventRetriedRecord = named("EventWithDeliveries", eventRecord.extend({ deliveries: z.array(delivery) }));
-export const eventDetailRecord = named("EventDetail", eventRetriedRecord.extend({
-  payload: eventEnvelopeSchema.describe("The envelope as stored; the delivered body adds `mode`"),
-}));
+export const eventDetailRecord = named(
+  "EventDetail",
+  eventRetriedRecord.extend({
+    payload: eventEnvelopeSchema.describe("The envelope as stored; the delivered body adds `mode`"),
+  }),
+);
 
-export const requestLogRecord = named("RequestLog", z.object({
-  id: idOf("log.", "Log id"),
-  object: z.literal("log"),
-  method: z.string(),
-  path: z.string(),
-  status: z.number().int(),
-  duration: z.number().int().describe("Milliseconds"),
-  apiKey: idOf("key.", "The key used (expandable)").nullable(),
-  requestId: idOf("req.", "Request id"),
-  requestBody: z.unknown().describe("Secrets redacted"),
-  responseBody: z.unknown().describe("Secrets redacted"),
-  createdAt: time,
-}));
-
-export const apiKeyRecord = named("ApiKey", z.object({
-  id: idOf("key.", "API key id"),
-  object: z.literal("apiKey"),
-  mode: modeSchema,
-  name: z.string().nullable(),
-  last4: z.string(),
-  permissions: z.array(z.enum(PERMISSIONS)).nullable().describe("null: full access"),
-  createdAt: time,
-  lastUsedAt: time.nullable(),
-  revokedAt: time.nullable(),
-}));
-
-export const createdApiKeyRecord = named("CreatedApiKey", apiKeyRecord.extend({
-  key: z.string().describe("The secret key, `sk.<mode>.<secret>`: shown this once"),
-}));
-
-export const createdBusinessRecord = named("CreatedBusiness", z.object({
-  business: z.object({
-    id: idOf("bus.", "Business id"),
-    object: z.literal("business"),
-    name: z.string(),
-    defaultWebhook: z.object({ url: z.string() }),
+export const requestLogRecord = named(
+  "RequestLog",
+  z.object({
+    id: idOf("log.", "Log id"),
+    object: z.literal("log"),
+    method: z.string(),
+    path: z.string(),
+    status: z.number().int(),
+    duration: z.number().int().describe("Milliseconds"),
+    apiKey: idOf("key.", "The key used (expandable)").nullable(),
+    requestId: idOf("req.", "Request id"),
+    requestBody: z.unknown().describe("Secrets redacted"),
+    responseBody: z.unknown().describe("Secrets redacted"),
     createdAt: time,
   }),
-  testKey: z.string().describe("A full-access test key, `sk.test.…`: shown this once"),
-}));
+);
+
+export const apiKeyRecord = named(
+  "ApiKey",
+  z.object({
+    id: idOf("key.", "API key id"),
+    object: z.literal("apiKey"),
+    mode: modeSchema,
+    name: z.string().nullable(),
+    last4: z.string(),
+    permissions: z.array(z.enum(PERMISSIONS)).nullable().describe("null: full access"),
+    createdAt: time,
+    lastUsedAt: time.nullable(),
+    revokedAt: time.nullable(),
+  }),
+);
+
+export const createdApiKeyRecord = named(
+  "CreatedApiKey",
+  apiKeyRecord.extend({
+    key: z.string().describe("The secret key, `sk.<mode>.<secret>`: shown this once"),
+  }),
+);
+
+export const createdBusinessRecord = named(
+  "CreatedBusiness",
+  z.object({
+    business: z.object({
+      id: idOf("bus.", "Business id"),
+      object: z.literal("business"),
+      name: z.string(),
+      defaultWebhook: z.object({ url: z.string() }),
+      createdAt: time,
+    }),
+    testKey: z.string().describe("A full-access test key, `sk.test.…`: shown this once"),
+  }),
+);
