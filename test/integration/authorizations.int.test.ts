@@ -7,6 +7,7 @@ import { FakeReceiver, type ReceivedRequest } from "../support/fake-receiver";
 import { ledgerProblems } from "../support/ledger-invariants";
 import { createScratchDatabase, DATABASE_URL, HAS_INFRASTRUCTURE, KAFKA_BROKERS } from "./support/infrastructure";
 import { startPlatform, type Platform } from "./support/service-processes";
+import { untilDispatcherRoutesTo } from "./support/dispatcher-routing";
 
 const SIGNING_KEY = "authorization-it-signing-key-0123456789";
 
@@ -108,12 +109,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
     });
     expect(issued.status).toBe(201);
     card = issued.body.data.id;
-    await eventually(async () => {
-      const { rowCount } = await db.query("SELECT 1 FROM dispatcher.webhooks WHERE url = $1 AND mode = 'test'", [
-        receiver.url,
-      ]);
-      expect(rowCount).toBe(1);
-    }, 30_000);
+    await untilDispatcherRoutesTo(db, receiver.url);
   });
 
   afterAll(async () => {

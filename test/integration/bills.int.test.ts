@@ -6,6 +6,7 @@ import { FakeReceiver } from "../support/fake-receiver";
 import { ledgerProblems } from "../support/ledger-invariants";
 import { createScratchDatabase, DATABASE_URL, HAS_INFRASTRUCTURE, KAFKA_BROKERS } from "./support/infrastructure";
 import { startPlatform, type Platform } from "./support/service-processes";
+import { untilDispatcherRoutesTo } from "./support/dispatcher-routing";
 
 const ELECTRICITY = "bp.11pALsZ5v2NiSC34t";
 const AIRTIME = "bp.11pALsZ5g3CTGabps";
@@ -65,12 +66,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
       accountNumber: account.depositChannels[0].accountNumber,
       amount: 1_000_000,
     });
-    await eventually(async () => {
-      const { rowCount } = await db.query("SELECT 1 FROM dispatcher.webhooks WHERE url = $1 AND mode = 'test'", [
-        receiver.url,
-      ]);
-      expect(rowCount).toBe(1);
-    }, 30_000);
+    await untilDispatcherRoutesTo(db, receiver.url);
   });
 
   afterAll(async () => {

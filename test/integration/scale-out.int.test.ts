@@ -7,6 +7,7 @@ import { ledgerProblems } from "../support/ledger-invariants";
 import { missingFinalEvents, stillBusy, type ReceivedEnvelope } from "../support/platform-audit";
 import { createScratchDatabase, DATABASE_URL, HAS_INFRASTRUCTURE, KAFKA_BROKERS } from "./support/infrastructure";
 import { startScaledPlatform, type ScaledPlatform } from "./support/scaled-platform";
+import { untilDispatcherRoutesTo } from "./support/dispatcher-routing";
 
 /** A request of the load: which gateway it went through and what came back (status 0: cut off on the way). */
 interface Sent {
@@ -149,12 +150,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("scale-out: two instances of every service"
       ).toBe("active");
       cards.push(card);
     }
-    await eventually(async () => {
-      const { rowCount } = await db.query("SELECT 1 FROM dispatcher.webhooks WHERE url = $1 AND mode = 'test'", [
-        receiver.url,
-      ]);
-      expect(rowCount).toBe(1);
-    }, 30_000);
+    await untilDispatcherRoutesTo(db, receiver.url);
   });
 
   afterAll(async () => {
