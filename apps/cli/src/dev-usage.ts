@@ -6,5 +6,7 @@ export const DEV_USAGE = `usage: cardhold dev
   Settings (environment variables): PORT (8080), HOST (127.0.0.1), DATA_DIR (./.data), LOG_LEVEL (warn),
   DEFAULT_WEBHOOK_URL (http://127.0.0.1:4000/webhook), OPERATOR_TOKEN (unset: no admin endpoints),
   POSTGRES_SETTINGS (extra settings of the embedded PostgreSQL as a JSON object, e.g.
-  '{"shared_preload_libraries":"pg_stat_statements"}' to profile statements).
+  '{"shared_preload_libraries":"pg_stat_statements"}' to profile statements),
+  RATE_LIMIT_PER_KEY (50) and RATE_LIMIT_BURST_PER_KEY (100), RATE_LIMIT_PER_BUSINESS (100) and
+  RATE_LIMIT_BURST_PER_BUSINESS (200): requests a second and bursts (README, "Limits").
   --help, -h                 print this help`;

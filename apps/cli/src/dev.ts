@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RATE_LIMIT_SETTINGS, rateLimitsFrom } from "@cardhold/api-gateway";
 import { createLogger, exitOnConfigError, installLastResortHandlers, loadConfig } from "@cardhold/platform";
 import { untilAborted, UsageError, type CliIo } from "./cli-io";
 import { DEV_USAGE } from "./dev-usage";
@@ -23,6 +24,7 @@ const DEV_SETTINGS = {
     })
     .pipe(z.record(z.string().regex(/^[a-z_.]+$/, "a server setting's name"), z.union([z.string(), z.number()])))
     .optional(),
+  ...RATE_LIMIT_SETTINGS,
 };
 
 /** `cardhold dev`: the all-in-one platform, until the io's signal aborts (Ctrl-C, SIGTERM). */
@@ -48,6 +50,7 @@ export async function devCommand(args: string[], io: CliIo): Promise<number> {
     defaultWebhookUrl: config.DEFAULT_WEBHOOK_URL,
     operatorToken: config.OPERATOR_TOKEN,
     postgresSettings: config.POSTGRES_SETTINGS,
+    rateLimits: rateLimitsFrom(config),
   });
   const { defaultBusiness } = platform;
   io.stdout(`Cardhold is running at ${platform.url}`);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DATA_KEY_PATTERN, runServiceProcess } from "@cardhold/platform";
-import { createService, NAME } from "./service";
+import { createService, NAME, RATE_LIMIT_SETTINGS, rateLimitsFrom } from "./service";
 
 const url = z.url();
 
@@ -19,12 +19,15 @@ await runServiceProcess({
     EVENT_DISPATCHER_URL: url.default("http://127.0.0.1:8083"),
     AUTHORIZATION_ENGINE_URL: url.default("http://127.0.0.1:8084"),
     BILL_SERVICE_URL: url.default("http://127.0.0.1:8085"),
+    /** Requests a second and bursts, per API key and per business (README, "Limits"). */
+    ...RATE_LIMIT_SETTINGS,
   },
   create: (deps, config) =>
     createService({
       ...deps,
       operatorToken: config.OPERATOR_TOKEN,
       secretsKey: config.SECRETS_KEY,
+      rateLimits: rateLimitsFrom(config),
       upstreams: {
         "customer-service": config.CUSTOMER_SERVICE_URL,
         "webhook-registry": config.WEBHOOK_REGISTRY_URL,

@@ -3,7 +3,7 @@ import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import { createLogger, createMetrics, listen, newDataKey, type Listening } from "@cardhold/platform";
 import { UPSTREAMS, type Upstream } from "../src/routing";
-import { createService, type GatewayService } from "../src/service";
+import { createService, type GatewayService, type RateLimits } from "../src/service";
 
 export const INTERNAL = "internal-token-for-gateway-tests";
 export const OPERATOR = "operator-token-for-gateway-tests";
@@ -48,7 +48,7 @@ function fakeUpstream(forwarded: Forwarded[]) {
 }
 
 /** The gateway in-process twice over one embedded-Postgres database, in front of a fake upstream. */
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(options: { rateLimits?: RateLimits } = {}): Promise<Harness> {
   const logger = createLogger("api-gateway", "silent");
   const pg = await createTestDatabase();
   const statements: string[] = [];
@@ -77,6 +77,7 @@ export async function startHarness(): Promise<Harness> {
       operatorToken: OPERATOR,
       upstreams,
       secretsKey: newDataKey(),
+      rateLimits: options.rateLimits,
     });
     await service.start();
     const http = await listen(service.app, 0);

@@ -9,15 +9,20 @@ function sameSecret(a: string, b: string) {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Operator endpoints, guarded by the operator token; absent when no token is configured. */
-export function adminRoutes(app: Express, businesses: BusinessUseCases, operatorToken: string | undefined): void {
-  const guard = (req: Request, _res: Response, next: NextFunction) => {
+/** Lets an operator through: 404 when no token is configured, 401 without the right one. */
+export function operatorGuard(operatorToken: string | undefined) {
+  return (req: Request, _res: Response, next: NextFunction) => {
     const given = req.header("x-operator-token");
     if (!operatorToken) throw new AppError(404, "not-found", "Admin endpoints are disabled: no OPERATOR_TOKEN is set");
     if (!given || !sameSecret(given, operatorToken))
       throw new AppError(401, "unauthorized", "A valid X-Operator-Token header is required");
     next();
   };
+}
+
+/** Operator endpoints, guarded by the operator token; absent when no token is configured. */
+export function adminRoutes(app: Express, businesses: BusinessUseCases, operatorToken: string | undefined): void {
+  const guard = operatorGuard(operatorToken);
 
   app.post("/admin/businesses", guard, async (req, res) => {
     res.status(201).json({ code: "success", data: await businesses.createBusiness(req.body) });

@@ -9,7 +9,10 @@ import { tagOf } from "./tags";
 
 const isAdmin = (op: Json) => ((op.security as Json[] | undefined) ?? []).some((s) => "operatorToken" in s);
 
-function standardResponses(op: Json, parameters: Json[]): Json {
+/** The tenant's operations, but for the simulation (the card network's side): see src/http/rate-limit.ts. */
+const isLimited = (path: string, op: Json) => !isAdmin(op) && !path.startsWith("/simulation/");
+
+function standardResponses(path: string, op: Json, parameters: Json[]): Json {
   const admin = isAdmin(op);
   const takesInput = op.requestBody !== undefined || parameters.some((p) => p.in === "query");
   const namesIds = parameters.some((p) => p.in === "path");
@@ -22,6 +25,7 @@ function standardResponses(op: Json, parameters: Json[]): Json {
     }),
     ...(namesIds && !admin && { "404": error("NotFound") }),
     ...(op.requestBody !== undefined && { "413": error("PayloadTooLarge"), "415": error("UnsupportedMediaType") }),
+    ...(isLimited(path, op) && { "429": error("TooManyRequests") }),
     "5XX": error("ServerError"),
   };
 }
@@ -40,7 +44,7 @@ function finishOperation(path: string, op: Json): Json {
     ...rest,
     ...(parameters.length > 0 && { parameters }),
     ...(requestBody !== undefined && { requestBody }),
-    responses: ordered({ ...standardResponses(op, parameters), ...(responses as Json) }),
+    responses: ordered({ ...standardResponses(path, op, parameters), ...(responses as Json) }),
   };
 }
 

@@ -36,6 +36,19 @@ function errorResponse(description: string, examples: Examples, schema: Json = r
 
 const CARD = "c.2tVghquVL5LxCkjB3";
 
+/** draft-ietf-httpapi-ratelimit-headers-10: on every answer of a limited operation (src/http/rate-limit.ts). */
+export const RATE_LIMIT_HEADERS = {
+  "Retry-After": { description: "On a 429: whole seconds until a request is admitted", schema: { type: "integer" } },
+  "RateLimit-Policy": {
+    description: 'The policies, requests (q) per w seconds: `"per-key";q=50;w=1, "per-business";q=100;w=1`',
+    schema: { type: "string" },
+  },
+  RateLimit: {
+    description: 'What is left of each: r requests now, full again in t seconds: `"per-key";r=42;t=1, …`',
+    schema: { type: "string" },
+  },
+};
+
 export const ERROR_RESPONSES = {
   BadRequest: errorResponse(
     "Invalid input: a body field (each one listed in `errors`), unreadable JSON, or a list parameter",
@@ -75,6 +88,14 @@ export const ERROR_RESPONSES = {
   StateConflict: errorResponse("Not allowed in the resource's current state", {
     invalidState: stateConflict(`Card ${CARD}: a terminated card cannot be activated`).toBody(),
   }),
+  TooManyRequests: errorResponse(
+    "Over the key's or the business's limit (token buckets; README, \"Limits\"): wait Retry-After seconds",
+    {
+      rateLimited: new AppError(429, "rate-limited", "Too many requests (per-key limit): try again in 1 s").toBody(),
+    },
+    ref(errorBody),
+    { headers: RATE_LIMIT_HEADERS },
+  ),
   ServerError: errorResponse(
     "500 internal-error (nothing internal is shown; errorId names the log entry) or 503 service-unavailable (try again)",
     {

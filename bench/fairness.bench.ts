@@ -1,0 +1,206 @@
+/**
+ * Fairness (issue 21 item 2): does one business flooding lists at its limit move another business's captures?
+ *   npx tsx bench/fairness.bench.ts [--rate 20] [--seconds 10] [--flood-connections 50] [--cards 5]
+ * The all-in-one (`cardhold dev`, its own process, 127.0.0.1 only) with its default limits, unless RATE_LIMIT_* are
+ * set in the environment. The default business (webhook: a receiver here that approves at once) captures at a fixed
+ * rate, open loop, first alone, then while a second business lists customers: at `--flood-rate` a second (its
+ * limit), or with `--flood-rate 0` over `--flood-connections` connections as fast as answers come back (429s
+ * included: it never waits for Retry-After). Prints p50/p99 of both phases and what the flooder was given.
+ */
+import { createServer } from "node:http";
+import { parseArgs } from "node:util";
+import { Agent, request } from "undici";
+import { createBusiness } from "../test/support/api-client";
+import { startBenchedAllInOne } from "./support/all-in-one-process";
+
+const { values } = parseArgs({
+  options: {
+    rate: { type: "string", default: "20" },
+    seconds: { type: "string", default: "10" },
+    "flood-connections": { type: "string", default: "50" },
+    /** List requests a second, open loop (default 50: the per-key default limit); 0: as fast as answers come. */
+    "flood-rate": { type: "string", default: "50" },
+    cards: { type: "string", default: "5" },
+  },
+});
+const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000 });
+const OPERATOR = "operator-token-for-the-fairness-bench";
+
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (c: Buffer) => chunks.push(c));
+  req.on("end", () => {
+    const event = JSON.parse(Buffer.concat(chunks).toString()) as { event: string };
+    const body = event.event === "card.authorization.request" ? '{"action":"approve"}' : '{"code":"success"}';
+    res.writeHead(200, { "content-type": "application/json" }).end(body);
+  });
+});
+await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+const port = (receiver.address() as { port: number }).port;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the benchmark reads a few known fields of each answer
+type Json = any;
+
+async function call(base: string, key: string, method: string, path: string, body?: unknown) {
+  const res = await request(base + path, {
+    method: method as "GET",
+    dispatcher: agent,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.statusCode, body: (await res.body.json()) as Json };
+}
+
+async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<Json> {
+  const res = await call(base, key, method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** Funded, active cards of the default business (one program, one customer). */
+async function setUp(base: string, key: string, count: number): Promise<string[]> {
+  let accounts: Json[] = [];
+  while (accounts.length === 0) {
+    accounts = await api(base, key, "GET", "/accounts?filter=currency:NGN");
+    if (accounts.length === 0) await new Promise((r) => setTimeout(r, 200));
+  }
+  const account = accounts[0];
+  await api(base, key, "POST", "/simulation/payments/pay-in", {
+    accountNumber: account.depositChannels[0].accountNumber,
+    amount: 1e12,
+  });
+  const customer = await api(base, key, "POST", "/customers", {
+    name: "Fair Holder",
+    reference: `fair-${Date.now()}`,
+    type: "individual",
+    verifications: ["tier-1"],
+    metadata: {},
+    claims: {
+      individualInformation: {
+        firstName: "Fair",
+        lastName: "Holder",
+        email: "f@example.com",
+        phoneNumber: "+2348000000000",
+        dateOfBirth: "1990-01-01",
+      },
+    },
+  });
+  const program = await api(base, key, "POST", "/card-programs", {
+    name: "Fair",
+    network: "verve",
+    type: "virtual",
+    currency: "NGN",
+    authorization: { fundingSourceType: "card-account" },
+  });
+  const cards: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const card = await api(base, key, "POST", "/cards", {
+      program: program.id,
+      customer: customer.id,
+      reference: `fair-card-${i}`,
+      amount: 1e10,
+      debitSource: account.id,
+    });
+    const secrets = await api(base, key, "GET", `/cards/${card.id}/secrets`);
+    await api(base, key, "POST", `/cards/${card.id}/activate`, { cvv: secrets.cvv, pin: "1234" });
+    cards.push(card.id);
+  }
+  return cards;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  Number((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN).toFixed(1));
+
+/** Captures at `rate` a second for `seconds`, open loop: each one's time to its decided answer. */
+async function captures(base: string, key: string, cards: string[], rate: number, seconds: number) {
+  const times: number[] = [];
+  let notApproved = 0;
+  const started = performance.now();
+  const sends: Promise<void>[] = [];
+  for (let i = 0; i < rate * seconds; i++) {
+    const wait = started + (i * 1000) / rate - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const path = `/simulation/cards/${cards[i % cards.length]}/request-authorization/capture`;
+    sends.push(
+      (async () => {
+        const t0 = performance.now();
+        const res = await call(base, key, "POST", path, { amount: 100, channel: "online" }).catch(() => undefined);
+        if (res?.body?.data?.status === "approved") times.push(performance.now() - t0);
+        else notApproved++;
+      })(),
+    );
+  }
+  await Promise.all(sends);
+  const sorted = times.sort((a, b) => a - b);
+  return {
+    captures: rate * seconds,
+    approved: times.length,
+    notApproved,
+    p50ms: percentile(sorted, 0.5),
+    p99ms: percentile(sorted, 0.99),
+  };
+}
+
+/** Lists customers over `connections` loops until `stop` resolves; answers by status. */
+function flood(base: string, key: string, rate: number, connections: number) {
+  const counts: Record<number, number> = {};
+  let stopped = false;
+  const started = performance.now();
+  const loop = async () => {
+    while (!stopped) {
+      const { status } = await call(base, key, "GET", "/customers?limit=10").catch(() => ({ status: 0 }));
+      counts[status] = (counts[status] ?? 0) + 1;
+    }
+  };
+  const paced = async (rate: number) => {
+    const sends: Promise<void>[] = [];
+    for (let i = 0; !stopped; i++) {
+      const wait = started + (i * 1000) / rate - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      sends.push(
+        call(base, key, "GET", "/customers?limit=10")
+          .catch(() => ({ status: 0 }))
+          .then(({ status }) => void (counts[status] = (counts[status] ?? 0) + 1)),
+      );
+    }
+    await Promise.all(sends);
+  };
+  const loops = rate > 0 ? [paced(rate)] : Array.from({ length: connections }, loop);
+  return async () => {
+    stopped = true;
+    await Promise.all(loops);
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      seconds: Number(seconds.toFixed(1)),
+      byStatus: counts,
+      admittedPerSecond: Math.round((counts[200] ?? 0) / seconds),
+    };
+  };
+}
+
+const platform = await startBenchedAllInOne({
+  LOG_LEVEL: "error",
+  OPERATOR_TOKEN: OPERATOR,
+  DEFAULT_WEBHOOK_URL: `http://127.0.0.1:${port}/hook`,
+});
+try {
+  const base = platform.url;
+  const rate = Number(values.rate);
+  const seconds = Number(values.seconds);
+  const cards = await setUp(base, platform.testKey, Number(values.cards));
+  const flooder = await createBusiness(base, OPERATOR, { name: "Flooder", webhookUrl: "http://127.0.0.1:9/hook" });
+  await captures(base, platform.testKey, cards, rate, 3); // warm-up: connections, JIT, plans
+  const alone = await captures(base, platform.testKey, cards, rate, seconds);
+  console.log(JSON.stringify({ phase: "captures alone", rate, ...alone }));
+  const stopFlood = flood(base, flooder.testKey, Number(values["flood-rate"]), Number(values["flood-connections"]));
+  const flooded = await captures(base, platform.testKey, cards, rate, seconds);
+  const flooding = await stopFlood();
+  console.log(JSON.stringify({ phase: "captures while another business floods lists", rate, ...flooded }));
+  console.log(JSON.stringify({ phase: "the flooder", floodRate: values["flood-rate"], ...flooding }));
+  console.log(JSON.stringify({ p99Change: `${(((flooded.p99ms - alone.p99ms) / alone.p99ms) * 100).toFixed(0)} %` }));
+} finally {
+  await platform.stop();
+  receiver.close();
+  await agent.close();
+}
+process.exit(0);

@@ -1,0 +1,29 @@
+import type { Express, RequestHandler } from "express";
+import type { Logger } from "pino";
+import type { Db } from "@cardhold/db";
+import { rateLimit } from "./http/rate-limit";
+import { rateLimitAdminRoutes } from "./http/rate-limit-admin-routes";
+import { createRateLimiter } from "./rate-limiter";
+import { DEFAULT_RATE_LIMITS, type RateLimits } from "./rate-limit-settings";
+import { createRateLimitSync } from "./rate-limit-sync";
+
+export interface RateLimitingDeps {
+  db: Db;
+  logger: Logger;
+  operatorToken?: string;
+  /** The defaults; undefined enforces nothing (tests of other features); the overrides API works either way. */
+  rateLimits?: RateLimits;
+}
+
+/** Fair limits (issue 21): the buckets, their sharing between instances, the middleware and the admin routes. */
+export function rateLimiting(deps: RateLimitingDeps) {
+  const limiter = createRateLimiter(deps.rateLimits ?? DEFAULT_RATE_LIMITS);
+  const sync = deps.rateLimits && createRateLimitSync(deps.db, limiter, deps.logger);
+  const pass: RequestHandler = (_req, _res, next) => next();
+  return {
+    middleware: sync ? rateLimit(limiter) : pass,
+    adminRoutes: (app: Express) => rateLimitAdminRoutes(app, deps.db, limiter, deps.operatorToken),
+    start: async () => sync?.start(),
+    stop: async () => sync?.stop(),
+  };
+}
