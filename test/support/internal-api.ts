@@ -10,6 +10,7 @@ export interface Caller {
 export interface Reply {
   status: number;
   body: any;
+  headers?: Headers;
 }
 
 /** Calls a service as the gateway does: internal token, business and mode headers, JSON in and out. */
@@ -33,7 +34,7 @@ export async function callService(
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
 /** A customers.v1 message announcing a new active customer, as the customer-service publishes it. */

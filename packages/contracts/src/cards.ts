@@ -204,6 +204,7 @@ export const simulatePayInSchema = z.object({
   /** Sending a pay-in again with the same reference credits nothing more. */
   reference: text(100).optional(),
 });
+export type SimulatePayIn = z.infer<typeof simulatePayInSchema>;
 export type SimulateCapture = z.infer<typeof simulateCaptureSchema>;
 export type SimulateUpdate = z.infer<typeof simulateUpdateSchema>;
 export type SimulateReverse = z.infer<typeof simulateReverseSchema>;

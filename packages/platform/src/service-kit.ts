@@ -6,6 +6,7 @@ import type { Bus } from "@cardhold/bus";
 import { migrateMessaging } from "@cardhold/bus";
 import { migrateFromDir, type Db } from "@cardhold/db";
 import { createHttpApp } from "./http-app";
+import { idempotentWrites, migrateIdempotency } from "./idempotency";
 import type { Metrics } from "./metrics";
 
 /** What every service gets from its composition root (the distributed main or the all-in-one runner). */
@@ -17,10 +18,15 @@ export interface ServiceDeps {
   /** Required on every request except health, readiness and metrics. */
   internalToken: string;
   bodyLimit?: string;
+  /** The clock Idempotency-Keys age by (tests move it); Date.now by default. */
+  now?: () => number;
 }
 
-/** The HTTP app of an internal service: internal-token guard, readiness on database and bus. */
-export function serviceApp(name: string, deps: ServiceDeps, routes: (app: Express) => void): Express {
+/**
+ * The HTTP app of an internal service: internal-token guard, readiness on database and bus, and writes with an
+ * Idempotency-Key kept in the service's `schema` (the one its effects commit in).
+ */
+export function serviceApp(name: string, deps: ServiceDeps, routes: (app: Express) => void, schema: string): Express {
   return createHttpApp({
     name,
     logger: deps.logger,
@@ -28,14 +34,18 @@ export function serviceApp(name: string, deps: ServiceDeps, routes: (app: Expres
     bodyLimit: deps.bodyLimit,
     internalToken: deps.internalToken,
     readiness: { database: () => deps.db.ping(), bus: () => deps.bus.ready() },
-    routes,
+    routes: (app) => {
+      app.use(idempotentWrites({ db: deps.db, schema, now: deps.now }));
+      routes(app);
+    },
   });
 }
 
-/** Applies the service's own migrations and the outbox/inbox tables in its schema. */
+/** Applies the service's own migrations and the outbox/inbox and idempotency-key tables in its schema. */
 export async function prepareSchema(db: Db, schema: string, migrationsDir: string): Promise<void> {
   await migrateFromDir(db, schema, migrationsDir);
   await migrateMessaging(db, schema);
+  await migrateIdempotency(db, schema);
 }
 
 /**

@@ -2,6 +2,7 @@ import { createOutboxRelay } from "@cardhold/bus";
 import {
   AppError,
   createHttpApp,
+  idempotencyKeyOf,
   prepareSchema,
   registerOutboxGauges,
   type Service,
@@ -15,10 +16,13 @@ import { authorize } from "./http/authorize";
 import { logsRoutes } from "./http/logs-routes";
 import { createProxy, type UpstreamTarget } from "./http/proxy";
 import { createRequestLog } from "./http/request-log";
+import { rateLimiting } from "./rate-limits";
+import type { RateLimits } from "./rate-limit-settings";
 import { openApiDocument } from "./openapi/document";
 import { docsRoutes } from "./openapi/docs-routes";
 import { ownerOf, type Upstream } from "./routing";
 export type { Upstream } from "./routing";
+export { DEFAULT_RATE_LIMITS, RATE_LIMIT_SETTINGS, rateLimitsFrom, type RateLimits } from "./rate-limit-settings";
 import { SCHEMA } from "./store/businesses.store";
 
 export const NAME = "api-gateway";
@@ -30,6 +34,8 @@ export interface GatewayDeps extends ServiceDeps {
   operatorToken?: string;
   /** SECRETS_KEY: seals the signing key a new business is announced with (businesses.v1). */
   secretsKey: string;
+  /** The default limits per key and per business; undefined enforces none (tests of other features). */
+  rateLimits?: RateLimits;
 }
 
 export interface GatewayService extends Service {
@@ -46,6 +52,7 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
   const proxy = createProxy({ upstreams: deps.upstreams, internalToken: deps.internalToken });
   const requestLog = createRequestLog(deps.db, deps.logger);
   const doc = openApiDocument();
+  const limits = rateLimiting(deps);
 
   const app = createHttpApp({
     name: NAME,
@@ -59,11 +66,14 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
       app.get("/openapi.json", (_req, res) => void res.json(doc));
       docsRoutes(app, doc);
       adminRoutes(app, businesses, deps.operatorToken);
-      app.use(authenticate(businesses), requestLog.middleware, authorize());
+      limits.adminRoutes(app);
+      // Refused requests are not logged: a flood must not turn into as many writes.
+      app.use(authenticate(businesses), limits.middleware, requestLog.middleware, authorize());
       logsRoutes(app, deps.db, requestLog);
       app.use(async (req, res, next) => {
         const owner = ownerOf(req.path);
         if (!owner) throw new AppError(404, "not-found", `No route for ${req.method} ${req.path}`);
+        idempotencyKeyOf(req); // a bad Idempotency-Key is a 400 here, before it travels
         await proxy.forward(req, res, next, owner);
       });
     },
@@ -75,9 +85,11 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
     businesses,
     async start() {
       relay.start();
+      await limits.start();
     },
     async stop() {
       await relay.stop();
+      await limits.stop();
       await proxy.close();
       await requestLog.flush();
     },

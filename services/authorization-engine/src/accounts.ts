@@ -1,6 +1,13 @@
-import { accountRequestSchema, simulatePayInSchema } from "@cardhold/contracts";
+import { accountRequestSchema, simulatePayInSchema, type SimulatePayIn } from "@cardhold/contracts";
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db, type Queryable } from "@cardhold/db";
-import { conflict, findProjectedCustomers, notFound, stateConflict, validate } from "@cardhold/platform";
+import {
+  conflict,
+  findProjectedCustomers,
+  notFound,
+  recordIdempotentAnswer,
+  stateConflict,
+  validate,
+} from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import { toAccountRecord, toBalanceRecord } from "./records";
 import {
@@ -63,7 +70,7 @@ export async function requireMoneyAccount(
 export async function createAccount(db: Db, scope: Scope, body: unknown) {
   const request = validate(accountRequestSchema, body);
   if (request.customer) await requireCustomer(db, scope, request.customer);
-  const row = await uniqueReference("account", request.reference, () =>
+  return uniqueReference("account", request.reference, () =>
     db.tx(async (tx) => {
       const settlement =
         request.type === "virtual"
@@ -72,7 +79,7 @@ export async function createAccount(db: Db, scope: Scope, body: unknown) {
                 .id
             : await settlementAccount(tx, scope, request.currency)
           : null;
-      return (await insertAccount(tx, scope, {
+      const row = await insertAccount(tx, scope, {
         role: request.type === "virtual" ? "virtual" : "customer",
         type: request.type,
         name: request.name,
@@ -82,10 +89,12 @@ export async function createAccount(db: Db, scope: Scope, body: unknown) {
         settlement_account_id: settlement,
         metadata: request.metadata,
         depositChannel: request.depositChannels?.includes("bank-account") ?? false,
-      }))!;
+      });
+      const record = toAccountRecord(row!);
+      await recordIdempotentAnswer(tx, 201, { code: "success", data: record });
+      return record;
     }),
   );
-  return toAccountRecord(row);
 }
 
 export async function getAccount(db: Queryable, scope: Scope, id: string): Promise<AccountRow> {
@@ -108,29 +117,47 @@ export async function simulatePayIn(db: Db, scope: Scope, body: unknown) {
   try {
     await db.tx(async (tx) => {
       if (request.reference && (await alreadyPaidIn(tx, scope, request.reference))) return;
-      const external = await systemAccount(tx, scope, "external", target.currency);
-      const ledger = await openLedger(tx, scope, { funded: [creditedId], system: [external] });
-      const movementId = await ledger.move({
-        kind: "pay-in",
-        reference: request.reference ?? request.accountNumber,
-        description: `${request.method} to ${request.accountNumber}`,
-        from: external,
-        to: creditedId,
-        amount: request.amount,
-      });
-      if (request.reference) {
-        await tx.query(
-          "INSERT INTO engine.pay_ins (business_id, mode, reference, movement_id) VALUES ($1, $2, $3, $4)",
-          [scope.businessId, scope.mode, request.reference, movementId],
-        );
-      }
+      await payIn(tx, scope, request, target, creditedId);
+      await recordIdempotentAnswer(tx, 200, { code: "success", data: await creditedRecord(tx, scope, creditedId) });
     });
   } catch (error) {
     // The same reference paid in at the same moment: that one stands, this one moved nothing.
     if (pgErrorCode(error) !== PG_UNIQUE_VIOLATION) throw error;
   }
+  return creditedRecord(db, scope, creditedId);
+}
+
+async function creditedRecord(db: Queryable, scope: Scope, creditedId: string) {
   const credited = await getAccount(db, scope, creditedId);
   return { ...toAccountRecord(credited), balance: toBalanceRecord(credited) };
+}
+
+/** Credits the account from the outside world (the external system account), recording a given reference. */
+async function payIn(
+  tx: Queryable,
+  scope: Scope,
+  request: SimulatePayIn,
+  target: AccountRow,
+  creditedId: string,
+): Promise<void> {
+  const external = await systemAccount(tx, scope, "external", target.currency);
+  const ledger = await openLedger(tx, scope, { funded: [creditedId], system: [external] });
+  const movementId = await ledger.move({
+    kind: "pay-in",
+    reference: request.reference ?? request.accountNumber,
+    description: `${request.method} to ${request.accountNumber}`,
+    from: external,
+    to: creditedId,
+    amount: request.amount,
+  });
+  if (request.reference) {
+    await tx.query("INSERT INTO engine.pay_ins (business_id, mode, reference, movement_id) VALUES ($1, $2, $3, $4)", [
+      scope.businessId,
+      scope.mode,
+      request.reference,
+      movementId,
+    ]);
+  }
 }
 
 async function alreadyPaidIn(tx: Queryable, scope: Scope, reference: string): Promise<boolean> {

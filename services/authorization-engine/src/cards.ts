@@ -8,7 +8,15 @@ import {
   type CardRequest,
 } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
-import { AppError, badRequest, newId, notFound, stateConflict, validate } from "@cardhold/platform";
+import {
+  AppError,
+  badRequest,
+  newId,
+  notFound,
+  recordIdempotentAnswer,
+  stateConflict,
+  validate,
+} from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import { requireCustomer, requireMoneyAccount, uniqueReference } from "./accounts";
 import type { CardVault } from "./card-vault";
@@ -89,7 +97,7 @@ async function fundingAccountFor(
 export async function createCard(ctx: CardContext, scope: Scope, body: unknown) {
   const r = validate(cardRequestSchema, body);
   const customer = await requireCustomer(ctx.db, scope, r.customer);
-  const row = await uniqueReference("card", r.reference, () =>
+  return uniqueReference("card", r.reference, () =>
     ctx.db.tx(async (tx) => {
       const program = await findProgram(tx, scope, r.program);
       if (!program) throw notFound("Card program", r.program);
@@ -120,10 +128,11 @@ export async function createCard(ctx: CardContext, scope: Scope, body: unknown) 
         await requireMoneyAccount(tx, scope, r.debitSource!, program.currency, "debitSource");
         await moveFunding(tx, scope, r.debitSource!, account.id, r.amount, card.id);
       }
-      return card;
+      const record = toCardRecord(card);
+      await recordIdempotentAnswer(tx, 201, { code: "success", data: record });
+      return record;
     }),
   );
-  return toCardRecord(row);
 }
 
 export async function getCard(db: Queryable, scope: Scope, id: string): Promise<CardRow> {
@@ -150,13 +159,14 @@ async function changeCard(
   action: CardAction,
   change: (card: CardRow) => CardChange | Promise<CardChange>,
 ) {
-  const row = await db.tx(async (tx) => {
+  return db.tx(async (tx) => {
     const card = await findCard(tx, scope, id, true);
     if (!card) throw notFound("Card", id);
     const status = statusAfter(card, action);
-    return updateCard(tx, scope, id, { ...(await change(card)), status });
+    const record = toCardRecord(await updateCard(tx, scope, id, { ...(await change(card)), status }));
+    await recordIdempotentAnswer(tx, 200, { code: "success", data: record });
+    return record;
   });
-  return toCardRecord(row);
 }
 
 export const blockCard = (db: Db, scope: Scope, id: string) => changeCard(db, scope, id, "block", () => ({}));
@@ -197,13 +207,15 @@ export async function fundCard(db: Db, scope: Scope, id: string, body: unknown) 
     throw stateConflict(
       `debitCurrency ${request.debitCurrency}: card ${id} is in ${card.currency} and no conversion is offered`,
     );
-  await db.tx(async (tx) => {
+  return db.tx(async (tx) => {
     statusAfter((await findCard(tx, scope, id, true))!, "fund");
     await requireMoneyAccount(tx, scope, request.debitSource, card.currency, "debitSource");
     if (request.debitSource === card.funding_account_id) throw stateConflict("debitSource is the card's own account");
     await moveFunding(tx, scope, request.debitSource, card.funding_account_id, request.amount, id);
+    const balance = toBalanceRecord((await findAccount(tx, scope, card.funding_account_id))!);
+    await recordIdempotentAnswer(tx, 200, { code: "success", data: balance });
+    return balance;
   });
-  return toBalanceRecord((await findAccount(db, scope, card.funding_account_id))!);
 }
 
 export async function cardSecrets(ctx: CardContext, scope: Scope, id: string) {

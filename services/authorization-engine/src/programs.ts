@@ -1,6 +1,6 @@
 import { programRequestSchema, type ProgramRequest } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
-import { mayStillArrive, newId, notFound, stateConflict, validate } from "@cardhold/platform";
+import { mayStillArrive, newId, notFound, recordIdempotentAnswer, stateConflict, validate } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import { requireMoneyAccount } from "./accounts";
 import { toProgramRecord } from "./records";
@@ -62,22 +62,19 @@ async function validated(db: Db, scope: Scope, body: unknown): Promise<ProgramRe
 /** A virtual program is live at once; a physical one is `new` until it goes live. */
 export async function createProgram(db: Db, scope: Scope, body: unknown) {
   const request = await validated(db, scope, body);
-  const row = await db.tx(async (tx) =>
-    insertProgram(
-      tx,
-      scope,
-      newId("cardProgram"),
-      request.type === "virtual" ? "live" : "new",
-      await programFields(tx, scope, request),
-    ),
-  );
-  return toProgramRecord(row);
+  return db.tx(async (tx) => {
+    const status = request.type === "virtual" ? "live" : "new";
+    const row = await insertProgram(tx, scope, newId("cardProgram"), status, await programFields(tx, scope, request));
+    const record = toProgramRecord(row);
+    await recordIdempotentAnswer(tx, 201, { code: "success", data: record });
+    return record;
+  });
 }
 
 /** Replaces a program's fields; not once it is live. */
 export async function updateProgram(db: Db, scope: Scope, id: string, body: unknown) {
   const request = await validated(db, scope, body);
-  const row = await db.tx(async (tx) => {
+  return db.tx(async (tx) => {
     const current = await findProgram(tx, scope, id);
     if (!current) throw notFound("Card program", id);
     const updated =
@@ -85,9 +82,10 @@ export async function updateProgram(db: Db, scope: Scope, id: string, body: unkn
         ? await updateNewProgram(tx, scope, id, await programFields(tx, scope, request))
         : undefined;
     if (!updated) throw stateConflict(`Card program ${id} is live and can no longer be changed`);
-    return updated;
+    const record = toProgramRecord(updated);
+    await recordIdempotentAnswer(tx, 200, { code: "success", data: record });
+    return record;
   });
-  return toProgramRecord(row);
 }
 
 export async function getProgram(db: Queryable, scope: Scope, id: string) {

@@ -84,15 +84,20 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   registerMessagingGauges(deps, NAME, SCHEMA);
   const sim = simulation({ db: deps.db, waiters, sweeperGraceMs, admission });
   const loaders = expandLoaders(deps.db);
-  const app = serviceApp(NAME, deps, (app) => {
-    const cards = { db: deps.db, vault };
-    programRoutes(app, cards, loaders);
-    cardRoutes(app, cards, loaders);
-    accountRoutes(app, deps.db, loaders);
-    authorizationRoutes(app, deps.db, loaders);
-    simulationRoutes(app, deps.db, sim);
-    app.use(ledgerRefusals);
-  });
+  const app = serviceApp(
+    NAME,
+    deps,
+    (app) => {
+      const cards = { db: deps.db, vault };
+      programRoutes(app, cards, loaders);
+      cardRoutes(app, cards, loaders);
+      accountRoutes(app, deps.db, loaders);
+      authorizationRoutes(app, deps.db, loaders);
+      simulationRoutes(app, deps.db, sim);
+      app.use(ledgerRefusals);
+    },
+    SCHEMA,
+  );
   return {
     name: NAME,
     app,

@@ -40,7 +40,7 @@ export interface EngineHarness {
 }
 
 export async function startEngine(
-  opts: Pick<EngineOptions, "sweeperGraceMs" | "admission"> = {},
+  opts: Pick<EngineOptions, "sweeperGraceMs" | "admission"> & { now?: () => number } = {},
 ): Promise<EngineHarness> {
   const pg = await createTestDatabase();
   const cardDataKey = newCardDataKey();
@@ -74,6 +74,7 @@ export async function startEngine(
       logger,
       metrics: createMetrics("authorization-engine", false),
       internalToken: INTERNAL,
+      now: opts.now,
     };
     const service = await createService(deps, {
       cardDataKey,

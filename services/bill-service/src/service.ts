@@ -67,10 +67,15 @@ export async function createService(deps: ServiceDeps, opts: BillServiceOptions 
     schedule,
     paymentWaitMs: settings.paymentWaitMs,
   });
-  const app = serviceApp(NAME, deps, (app) => {
-    catalogRoutes(app);
-    paymentRoutes(app, deps.db, payments);
-  });
+  const app = serviceApp(
+    NAME,
+    deps,
+    (app) => {
+      catalogRoutes(app);
+      paymentRoutes(app, deps.db, payments);
+    },
+    SCHEMA,
+  );
   return {
     name: NAME,
     app,

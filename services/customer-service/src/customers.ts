@@ -7,7 +7,7 @@ import {
   type Mode,
 } from "@cardhold/contracts";
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db, type Queryable } from "@cardhold/db";
-import { conflict, failpoint, newId, notFound } from "@cardhold/platform";
+import { conflict, failpoint, newId, notFound, recordIdempotentAnswer } from "@cardhold/platform";
 import { parseCustomerRequest, storedClaims, toCustomerRecord } from "./domain/customer";
 import { findCustomer, insertCustomer, SCHEMA, updateCustomer, type Scope } from "./store/customers.store";
 
@@ -75,6 +75,7 @@ export function customerUseCases(db: Db, relay: Pick<OutboxRelay, "wake">): Cust
           });
           const record = toCustomerRecord(row);
           await enqueue(tx, SCHEMA, [changedMessage("customer.created", scope, record)]);
+          await recordIdempotentAnswer(tx, 201, { code: "success", data: record });
           return record;
         }),
       );
@@ -88,6 +89,7 @@ export function customerUseCases(db: Db, relay: Pick<OutboxRelay, "wake">): Cust
           if (!row) throw notFound("Customer", id);
           const record = toCustomerRecord(row);
           await enqueue(tx, SCHEMA, [changedMessage("customer.updated", scope, record)]);
+          await recordIdempotentAnswer(tx, 200, { code: "success", data: record });
           return record;
         }),
       );

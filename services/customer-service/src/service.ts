@@ -20,7 +20,7 @@ export async function createService(deps: ServiceDeps): Promise<Service> {
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
   registerMessagingGauges(deps, NAME, SCHEMA);
   const customers = customerUseCases(deps.db, relay);
-  const app = serviceApp(NAME, deps, (app) => customerRoutes(app, deps.db, customers));
+  const app = serviceApp(NAME, deps, (app) => customerRoutes(app, deps.db, customers), SCHEMA);
   return {
     name: NAME,
     app,

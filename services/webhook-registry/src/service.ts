@@ -39,7 +39,7 @@ export async function createService(deps: ServiceDeps, opts: RegistryOptions): P
   registerMessagingGauges(deps, NAME, SCHEMA);
   const options: WebhookOptions = { allowPrivateTargets: opts.allowPrivateTargets ?? false, keys };
   const webhooks = webhookUseCases(deps.db, relay, options);
-  const app = serviceApp(NAME, deps, (app) => webhookRoutes(app, deps.db, webhooks));
+  const app = serviceApp(NAME, deps, (app) => webhookRoutes(app, deps.db, webhooks), SCHEMA);
   return {
     name: NAME,
     app,

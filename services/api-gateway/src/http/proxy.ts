@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { Agent, request } from "undici";
-import { AppError, INTERNAL_HEADERS, receivedAt } from "@cardhold/platform";
+import { AppError, INTERNAL_HEADERS, receivedAt, REPLAYED_HEADER } from "@cardhold/platform";
 import type { Upstream } from "../routing";
 
 /**
@@ -68,6 +68,7 @@ export function createProxy(opts: ProxyOptions) {
     const contentType = answer.headers["content-type"];
     res.status(answer.statusCode);
     if (typeof contentType === "string") res.type(contentType);
+    if (answer.headers[REPLAYED_HEADER] === "true") res.setHeader(REPLAYED_HEADER, "true");
     res.loggedBody = body;
     res.send(body);
   };

@@ -1,6 +1,7 @@
 import { billPaths } from "./bill-paths";
 import { enginePaths } from "./card-paths";
 import { finishPaths } from "./finish";
+import { withIdempotencyKeys } from "./idempotency";
 import { customerPaths, gatewayPaths } from "./platform-paths";
 import { ERROR_RESPONSES } from "./responses";
 import { componentSchemas, type Json } from "./schema";
@@ -34,14 +35,16 @@ const SECURITY_SCHEMES = {
 
 /** The OpenAPI 3.1 document, built from the same zod schemas that validate requests. */
 export function openApiDocument(): Json {
-  const paths = finishPaths({
-    ...customerPaths(),
-    ...webhookPaths(),
-    ...eventPaths(),
-    ...enginePaths(),
-    ...billPaths(),
-    ...gatewayPaths(),
-  });
+  const paths = withIdempotencyKeys(
+    finishPaths({
+      ...customerPaths(),
+      ...webhookPaths(),
+      ...eventPaths(),
+      ...enginePaths(),
+      ...billPaths(),
+      ...gatewayPaths(),
+    }),
+  );
   const deliveries = webhooks();
   return {
     openapi: "3.1.0",

@@ -1,6 +1,13 @@
 import { enqueue } from "@cardhold/bus";
 import type { Db } from "@cardhold/db";
-import { newId, notFound, validate, type RequestContext } from "@cardhold/platform";
+import {
+  newId,
+  notFound,
+  priorIdempotentEffect,
+  recordIdempotentEffect,
+  validate,
+  type RequestContext,
+} from "@cardhold/platform";
 import { billPaymentRequestSchema } from "@cardhold/contracts";
 import { feeBreakdownOf, toPaymentRecord, type PaymentRecord } from "../domain/payment-record";
 import { delayFor, isFinal, type RecheckSchedule } from "../domain/payment-state";
@@ -67,6 +74,9 @@ export function createBillPayments(opts: BillPaymentOptions) {
     /** Records the payment with its debit command (one transaction) and waits for the outcome. */
     async pay(scope: Scope, body: unknown): Promise<PaymentOutcome> {
       const request = validate(billPaymentRequestSchema, body);
+      // This Idempotency-Key's payment was recorded by a request that died before answering: answer with it.
+      const prior = priorIdempotentEffect<{ payment: string }>();
+      if (prior) return outcomeOf(scope, prior.payment);
       if (request.reference) {
         const existing = await findPaymentByReference(db, scope, request.reference);
         if (existing) return outcomeOf(scope, existing.id);
@@ -108,7 +118,10 @@ export function createBillPayments(opts: BillPaymentOptions) {
           },
           delayFor(0, opts.schedule.ledgerMs),
         );
-        if (row) await enqueue(tx, SCHEMA, [debitCommand(row)]);
+        if (row) {
+          await enqueue(tx, SCHEMA, [debitCommand(row)]);
+          await recordIdempotentEffect(tx, { payment: row.id });
+        }
         return row;
       });
       if (inserted) {

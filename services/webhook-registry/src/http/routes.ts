@@ -1,6 +1,6 @@
 import type { Express } from "express";
 import type { Db } from "@cardhold/db";
-import { listResource, requestContext } from "@cardhold/platform";
+import { answerHoldsSecret, listResource, requestContext } from "@cardhold/platform";
 import { toWebhookRecord, webhookResource, type WebhookRow } from "../store/webhooks.store";
 import type { WebhookUseCases } from "../webhooks";
 
@@ -40,6 +40,8 @@ export function webhookRoutes(app: Express, db: Db, webhooks: WebhookUseCases): 
     res.json(ok(await webhooks.secret(requestContext(req), req.params.id)));
   });
   app.post("/webhooks/:id/secret/roll", async (req, res) => {
-    res.json(ok(await webhooks.rollSecret(requestContext(req), req.params.id, req.body)));
+    const rolled = await webhooks.rollSecret(requestContext(req), req.params.id, req.body);
+    answerHoldsSecret(res);
+    res.json(ok(rolled));
   });
 }
