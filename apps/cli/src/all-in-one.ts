@@ -4,7 +4,12 @@ import { createService as createAuthorizationEngine } from "@cardhold/authorizat
 import { createService as createBillService } from "@cardhold/bill-service";
 import { createService as createCustomerService } from "@cardhold/customer-service";
 import { createService as createEventDispatcher } from "@cardhold/event-dispatcher";
-import { createService as createGateway, type GatewayService, type Upstream } from "@cardhold/api-gateway";
+import {
+  createService as createGateway,
+  type GatewayService,
+  type RateLimits,
+  type Upstream,
+} from "@cardhold/api-gateway";
 import { createService as createWebhookRegistry } from "@cardhold/webhook-registry";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import { createDb, startEmbeddedPostgres, type Db } from "@cardhold/db";
@@ -15,6 +20,7 @@ import {
   type Listening,
   type Service,
   type ServiceDeps,
+  startTracing,
 } from "@cardhold/platform";
 import { ensureCardDataKey, ensureSecretsKey } from "./card-data-key";
 import { lockDataDir } from "./data-dir";
@@ -33,6 +39,8 @@ export interface AllInOneOptions {
   logLevel?: string;
   defaultWebhookUrl?: string;
   operatorToken?: string;
+  /** The gateway's default limits per key and per business; none enforced when undefined (tests). */
+  rateLimits?: RateLimits;
   /** Extra settings of the embedded PostgreSQL server. */
   postgresSettings?: Record<string, string | number>;
   /** Connections per service's pool (default 8). */
@@ -63,6 +71,7 @@ export interface AllInOne {
 export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOne> {
   const logLevel = opts.logLevel ?? "warn";
   const rootLogger = createLogger("cardhold", logLevel, opts.logDestination);
+  const tracing = await startTracing("cardhold");
   const releaseDataDir = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
   const embedded = opts.databaseUrl
     ? undefined
@@ -131,6 +140,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     upstreams: apps as Record<Upstream, Service["app"]>,
     operatorToken: opts.operatorToken,
     secretsKey,
+    rateLimits: opts.rateLimits,
   });
   services.push(gateway);
   for (const service of services) await service.start();
@@ -160,6 +170,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
       await bus.stop();
       for (const pool of pools) await pool.close();
       await embedded?.stop();
+      await tracing?.stop();
       releaseDataDir();
     },
   };

@@ -10,3 +10,4 @@ export * from "./partition";
 export * from "./message-id";
 export * from "./wakeable-sleep";
 export * from "./polling-worker";
+export * from "./trace-context";

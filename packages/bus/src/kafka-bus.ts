@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import "./kafkajs-idle-timers";
 import { createKafkaLagReader } from "./consumer-lag";
 import { newMessageId } from "./message-id";
+import { handleInSpan, startPublishSpans } from "./trace-context";
 import { TOPIC_SETTINGS, type Topic } from "@cardhold/contracts";
 import {
   MAX_BATCH,
@@ -123,6 +124,22 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
     });
   };
 
+  const send = async (messages: OutgoingMessage[]) => {
+    const byTopic = new Map<string, OutgoingMessage[]>();
+    for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+    await producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, list]) => ({
+        topic,
+        messages: list.map((m) => ({
+          key: m.key,
+          value: m.value === null ? null : JSON.stringify(m.value),
+          headers: { ...m.headers, [MESSAGE_ID_HEADER]: m.id ?? newMessageId() },
+        })),
+      })),
+    });
+  };
+
   return {
     async start() {
       await admin.connect();
@@ -130,21 +147,16 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       await producer.connect();
       lag.start();
     },
-    async publish(messages: OutgoingMessage[]) {
-      if (messages.length === 0) return;
-      const byTopic = new Map<string, OutgoingMessage[]>();
-      for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
-      await producer.sendBatch({
-        acks: -1,
-        topicMessages: [...byTopic].map(([topic, list]) => ({
-          topic,
-          messages: list.map((m) => ({
-            key: m.key,
-            value: m.value === null ? null : JSON.stringify(m.value),
-            headers: { ...m.headers, [MESSAGE_ID_HEADER]: m.id ?? newMessageId() },
-          })),
-        })),
-      });
+    async publish(outgoing: OutgoingMessage[]) {
+      if (outgoing.length === 0) return;
+      const spans = startPublishSpans(outgoing);
+      await send(spans.messages).then(
+        () => spans.end(),
+        (error: unknown) => {
+          spans.end(error);
+          throw error;
+        },
+      );
     },
     async subscribe(subscription: Subscription) {
       const consumer = kafka.consumer({
@@ -186,7 +198,9 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
             const chunk = batch.messages
               .slice(i, i + chunkSize)
               .map((m) => toIncoming(batch.topic, batch.partition, m));
-            const handled = batchHandler ? batchHandler(chunk) : handler!(chunk[0]!);
+            const handled = handleInSpan(subscription.group, chunk, () =>
+              batchHandler ? batchHandler(chunk) : handler!(chunk[0]!),
+            );
             handling.add(handled);
             await handled.finally(() => handling.delete(handled));
             const last = chunk.at(-1)!.offset;

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { newMessageId } from "./message-id";
 import { MAX_BATCH, type Bus, type IncomingMessage, type OutgoingMessage, type Subscription } from "./bus";
 import { partitionFor } from "./partition";
+import { handleInSpan, startPublishSpans } from "./trace-context";
 
 const PARTITIONS = 8;
 const MAX_RETRY_DELAY_MS = 5_000;
@@ -100,8 +101,9 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
       const batch = partitionLog.messages.slice(from, from + (subscription.batchHandler ? MAX_BATCH : 1));
       try {
         const delivered = batch.map(({ awaiting: _awaiting, handled: _handled, ...m }) => m);
-        if (subscription.batchHandler) await subscription.batchHandler(delivered);
-        else await subscription.handler(delivered[0]!);
+        await handleInSpan(subscription.group, delivered, () =>
+          subscription.batchHandler ? subscription.batchHandler(delivered) : subscription.handler(delivered[0]!),
+        );
         cursor.offset += batch.length;
         for (const message of batch) {
           message.awaiting.delete(subscription.group);
@@ -147,8 +149,12 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
       stopped = false;
       dropping = true;
     },
-    async publish(messages: OutgoingMessage[]) {
+    async publish(outgoing: OutgoingMessage[]) {
       if (stopped) throw new Error("bus is stopped");
+      // Published once stored here: the send spans end at once, not when the consumers are done.
+      const spans = startPublishSpans(outgoing);
+      const messages = spans.messages;
+      spans.end();
       const touched = new Set<string>();
       const handled: Promise<void>[] = [];
       for (const m of messages) {

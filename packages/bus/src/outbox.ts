@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db, Queryable, TxClient } from "@cardhold/db";
 import { newMessageId } from "./message-id";
+import { activeTraceHeaders } from "./trace-context";
 import type { Bus, OutgoingMessage } from "./bus";
 import { createPollingWorker } from "./polling-worker";
 
@@ -20,12 +21,14 @@ export interface OutboxInsert {
  */
 export function outboxInsert(schema: string, messages: OutgoingMessage[], firstParam = 1): OutboxInsert {
   const ids = messages.map((m) => m.id ?? newMessageId());
+  // The writer's trace context rides with each row (in its headers), so the consumer's span continues this trace.
+  const trace = activeTraceHeaders();
   const rows = messages.map((m, i): OutboxRow => ({
     id: ids[i]!,
     topic: m.topic,
     key: m.key,
     value: m.value === null ? null : JSON.stringify(m.value),
-    headers: m.headers ?? {},
+    headers: { ...trace, ...m.headers },
   }));
   const [a, b, c, d, e] = [0, 1, 2, 3, 4].map((i) => `$${firstParam + i}`);
   return {

@@ -7,6 +7,7 @@ import { listen, onShutdown, type Service } from "./lifecycle";
 import { installLastResortHandlers } from "./last-resort";
 import { createLogger } from "./logger";
 import { createMetrics } from "./metrics";
+import { startTracing } from "./tracing";
 import type { ServiceDeps } from "./service-kit";
 import { z as zod } from "zod";
 
@@ -36,6 +37,7 @@ export async function runServiceProcess<S extends z.ZodRawShape>(opts: ServicePr
   };
   const logger = createLogger(opts.name, config.LOG_LEVEL);
   installLastResortHandlers(logger);
+  const tracing = await startTracing(opts.name);
   const db = createDb({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: opts.name });
   const bus = createKafkaBus({
     brokers: config.KAFKA_BROKERS.split(",").map((b) => b.trim()),
@@ -58,7 +60,7 @@ export async function runServiceProcess<S extends z.ZodRawShape>(opts: ServicePr
     await service.start();
     const http = await listen(service.app, config.PORT, config.HOST);
     logger.info({ url: http.url }, `${opts.name} listening`);
-    onShutdown(logger, [http.close, service.stop, bus.stop, db.close]);
+    onShutdown(logger, [http.close, service.stop, bus.stop, db.close, async () => tracing?.stop()]);
   } catch (err) {
     logger.fatal({ err }, `${opts.name} failed to start`);
     await bus.stop().catch(() => undefined);

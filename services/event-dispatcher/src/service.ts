@@ -67,7 +67,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
     queueVacuum: opts.queueVacuum,
   });
   const routing = createRoutingTables();
-  const app = serviceApp(NAME, deps, (app) => eventRoutes(app, deps.db, worker.wake));
+  const app = serviceApp(NAME, deps, (app) => eventRoutes(app, deps.db, worker.wake), SCHEMA);
   return {
     name: NAME,
     app,

@@ -20,6 +20,7 @@ import { NO_ROOM, refreshEventStatus, type InsertClaim } from "../store/events.s
 import { createQueueVacuum, type QueueVacuumOptions } from "../store/queue-vacuum";
 import { SCHEMA } from "../store/webhooks.store";
 import { createAttemptRecorder } from "./attempt-recorder";
+import { eventTraces } from "./event-traces";
 import { dispatcherFor, sendSigned, type SendResult } from "./send";
 import { createSendLanes, FAST_ANSWER_MS, type Chain, type ChainOutcome } from "./send-lanes";
 import type { SigningKeys } from "./signing-keys";
@@ -230,7 +231,15 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
    * One delivery: sent and recorded. How it went: fast or slow when the receiver took it (the next of its resource may
    * go), trouble when it did not, unknown when it was not sent.
    */
-  const deliver = async (c: ClaimedDelivery, answered?: (outcome: ChainOutcome) => void): Promise<ChainOutcome> => {
+  const deliver = (c: ClaimedDelivery, answered?: (outcome: ChainOutcome) => void): Promise<ChainOutcome> =>
+    eventTraces.run(
+      c.event_id,
+      `deliver ${c.policy}`,
+      { "cardhold.event.id": c.event_id, "cardhold.delivery.id": c.id },
+      () => deliverNow(c, answered),
+    );
+
+  const deliverNow = async (c: ClaimedDelivery, answered?: (outcome: ChainOutcome) => void): Promise<ChainOutcome> => {
     const startedAt = new Date();
     if (!c.url || !c.sealed_signing_key) {
       await failWebhookGone(c, startedAt);

@@ -4,6 +4,7 @@ import { subscribeToWebhookChanges, type SigningKeySealer } from "@cardhold/plat
 import { eventPublishedMessage, TOPICS } from "@cardhold/contracts";
 import { createGroupCommit, type Db } from "@cardhold/db";
 import { enqueueDecision, type DeliveryWorker } from "../delivery/delivery.worker";
+import { eventTraces } from "../delivery/event-traces";
 import { deliveryPolicy } from "../domain/delivery-policy";
 import { deliveredEnvelope } from "../domain/envelope";
 import { routeEventTo } from "../domain/routing";
@@ -88,6 +89,7 @@ export function subscribeToEvents(
           policy: policy.kind,
           answerBy: data.answerBy ? new Date(data.answerBy) : null,
         };
+        eventTraces.remember(event.id, message.headers);
         batch.push({ event, webhookIds: routeEventTo(data.envelope.event, table, data.webhookId).map((w) => w.id) });
       }
       if (batch.length > 0) await ingest.write(batch);
