@@ -11,12 +11,13 @@
  */
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
-import { Agent, request } from "undici";
+import { Agent } from "undici";
 import { createScratchDatabase } from "../test/integration/support/scratch-database";
 import { startPlatform } from "../test/integration/support/service-processes";
 import { createBusiness } from "../test/support/api-client";
 import { ledgerProblems } from "../test/support/ledger-invariants";
 import { startBenchedAllInOne } from "./support/all-in-one-process";
+import { benchApi, fundedActiveCards } from "./support/bench-api";
 import { statementStats, type StatementStats } from "./support/statement-stats";
 import { cpuPerOperation, pidFromFile, processTree, readCpu, type ProcessGroups } from "./support/process-cpu";
 
@@ -59,76 +60,6 @@ await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
 const address = receiver.address();
 const receiverUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/hook`;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the benchmark reads a few known fields of each answer
-type Json = any;
-
-async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<Json> {
-  const res = await request(base + path, {
-    method: method as "GET",
-    dispatcher: agent,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.body.json()) as Json;
-  if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
-  return json.data;
-}
-
-/** A customer, a card-account program and `count` active cards, each with its own funded account. */
-async function setUp(base: string, key: string, count: number): Promise<string[]> {
-  const accounts = await waitFor(async () => (await api(base, key, "GET", "/accounts?filter=currency:NGN")) as Json[]);
-  await api(base, key, "POST", "/simulation/payments/pay-in", {
-    accountNumber: accounts[0].depositChannels[0].accountNumber,
-    amount: 1e12,
-  });
-  const customer = await api(base, key, "POST", "/customers", {
-    name: "Bench Holder",
-    reference: `bench-${Date.now()}`,
-    type: "individual",
-    verifications: ["tier-1"],
-    metadata: {},
-    claims: {
-      individualInformation: {
-        firstName: "Bench",
-        lastName: "Holder",
-        email: "b@example.com",
-        phoneNumber: "+2348000000000",
-        dateOfBirth: "1990-01-01",
-      },
-    },
-  });
-  const program = await api(base, key, "POST", "/card-programs", {
-    name: "Bench",
-    network: "verve",
-    type: "virtual",
-    currency: "NGN",
-    authorization: { fundingSourceType: "card-account" },
-  });
-  const cards: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const card = await api(base, key, "POST", "/cards", {
-      program: program.id,
-      customer: customer.id,
-      reference: `bench-card-${i}`,
-      amount: 1e10,
-      debitSource: accounts[0].id,
-    });
-    const secrets = await api(base, key, "GET", `/cards/${card.id}/secrets`);
-    await api(base, key, "POST", `/cards/${card.id}/activate`, { cvv: secrets.cvv, pin: "1234" });
-    cards.push(card.id);
-  }
-  return cards;
-}
-
-async function waitFor<T extends unknown[]>(read: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value.length > 0 || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
@@ -140,6 +71,7 @@ let cpuGroups: ProcessGroups = {};
 let statements: StatementStats | undefined;
 
 async function step(base: string, key: string, cards: string[], rate: number, forSeconds = seconds) {
+  const client = benchApi(base, key, agent);
   const total = Math.round(rate * forSeconds);
   await statements?.reset();
   const cpuBefore = readCpu(cpuGroups);
@@ -160,7 +92,7 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
       (async () => {
         const t0 = performance.now();
         try {
-          const auth = await api(base, key, "POST", `/simulation/cards/${card}/request-authorization/capture`, {
+          const auth = await client.api("POST", `/simulation/cards/${card}/request-authorization/capture`, {
             amount: 100,
             channel: "online",
           });
@@ -205,7 +137,7 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
 }
 
 async function run(base: string, key: string, mode: string) {
-  const cards = await setUp(base, key, Number(values.cards));
+  const cards = await fundedActiveCards(benchApi(base, key, agent), Number(values.cards), "bench");
   await step(base, key, cards, Math.min(5, rates[0]!)); // warm-up: connections, JIT, plans
   const warmUp = Number(values["warm-up-seconds"]);
   if (warmUp > 0) await step(base, key, cards, rates[0]!, warmUp);

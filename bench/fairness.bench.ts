@@ -9,9 +9,10 @@
  */
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
-import { Agent, request } from "undici";
+import { Agent } from "undici";
 import { createBusiness } from "../test/support/api-client";
 import { startBenchedAllInOne } from "./support/all-in-one-process";
+import { benchApi, fundedActiveCards } from "./support/bench-api";
 
 const { values } = parseArgs({
   options: {
@@ -38,81 +39,12 @@ const receiver = createServer((req, res) => {
 await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
 const port = (receiver.address() as { port: number }).port;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the benchmark reads a few known fields of each answer
-type Json = any;
-
-async function call(base: string, key: string, method: string, path: string, body?: unknown) {
-  const res = await request(base + path, {
-    method: method as "GET",
-    dispatcher: agent,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.statusCode, body: (await res.body.json()) as Json };
-}
-
-async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<Json> {
-  const res = await call(base, key, method, path, body);
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
-}
-
-/** Funded, active cards of the default business (one program, one customer). */
-async function setUp(base: string, key: string, count: number): Promise<string[]> {
-  let accounts: Json[] = [];
-  while (accounts.length === 0) {
-    accounts = await api(base, key, "GET", "/accounts?filter=currency:NGN");
-    if (accounts.length === 0) await new Promise((r) => setTimeout(r, 200));
-  }
-  const account = accounts[0];
-  await api(base, key, "POST", "/simulation/payments/pay-in", {
-    accountNumber: account.depositChannels[0].accountNumber,
-    amount: 1e12,
-  });
-  const customer = await api(base, key, "POST", "/customers", {
-    name: "Fair Holder",
-    reference: `fair-${Date.now()}`,
-    type: "individual",
-    verifications: ["tier-1"],
-    metadata: {},
-    claims: {
-      individualInformation: {
-        firstName: "Fair",
-        lastName: "Holder",
-        email: "f@example.com",
-        phoneNumber: "+2348000000000",
-        dateOfBirth: "1990-01-01",
-      },
-    },
-  });
-  const program = await api(base, key, "POST", "/card-programs", {
-    name: "Fair",
-    network: "verve",
-    type: "virtual",
-    currency: "NGN",
-    authorization: { fundingSourceType: "card-account" },
-  });
-  const cards: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const card = await api(base, key, "POST", "/cards", {
-      program: program.id,
-      customer: customer.id,
-      reference: `fair-card-${i}`,
-      amount: 1e10,
-      debitSource: account.id,
-    });
-    const secrets = await api(base, key, "GET", `/cards/${card.id}/secrets`);
-    await api(base, key, "POST", `/cards/${card.id}/activate`, { cvv: secrets.cvv, pin: "1234" });
-    cards.push(card.id);
-  }
-  return cards;
-}
-
 const percentile = (sorted: number[], p: number) =>
   Number((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN).toFixed(1));
 
 /** Captures at `rate` a second for `seconds`, open loop: each one's time to its decided answer. */
 async function captures(base: string, key: string, cards: string[], rate: number, seconds: number) {
+  const client = benchApi(base, key, agent);
   const times: number[] = [];
   let notApproved = 0;
   const started = performance.now();
@@ -124,7 +56,7 @@ async function captures(base: string, key: string, cards: string[], rate: number
     sends.push(
       (async () => {
         const t0 = performance.now();
-        const res = await call(base, key, "POST", path, { amount: 100, channel: "online" }).catch(() => undefined);
+        const res = await client.call("POST", path, { amount: 100, channel: "online" }).catch(() => undefined);
         if (res?.body?.data?.status === "approved") times.push(performance.now() - t0);
         else notApproved++;
       })(),
@@ -143,12 +75,13 @@ async function captures(base: string, key: string, cards: string[], rate: number
 
 /** Lists customers over `connections` loops until `stop` resolves; answers by status. */
 function flood(base: string, key: string, rate: number, connections: number) {
+  const client = benchApi(base, key, agent);
   const counts: Record<number, number> = {};
   let stopped = false;
   const started = performance.now();
   const loop = async () => {
     while (!stopped) {
-      const { status } = await call(base, key, "GET", "/customers?limit=10").catch(() => ({ status: 0 }));
+      const { status } = await client.call("GET", "/customers?limit=10").catch(() => ({ status: 0 }));
       counts[status] = (counts[status] ?? 0) + 1;
     }
   };
@@ -158,7 +91,8 @@ function flood(base: string, key: string, rate: number, connections: number) {
       const wait = started + (i * 1000) / rate - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       sends.push(
-        call(base, key, "GET", "/customers?limit=10")
+        client
+          .call("GET", "/customers?limit=10")
           .catch(() => ({ status: 0 }))
           .then(({ status }) => void (counts[status] = (counts[status] ?? 0) + 1)),
       );
@@ -187,7 +121,7 @@ try {
   const base = platform.url;
   const rate = Number(values.rate);
   const seconds = Number(values.seconds);
-  const cards = await setUp(base, platform.testKey, Number(values.cards));
+  const cards = await fundedActiveCards(benchApi(base, platform.testKey, agent), Number(values.cards), "fair");
   const flooder = await createBusiness(base, OPERATOR, { name: "Flooder", webhookUrl: "http://127.0.0.1:9/hook" });
   await captures(base, platform.testKey, cards, rate, 3); // warm-up: connections, JIT, plans
   const alone = await captures(base, platform.testKey, cards, rate, seconds);
