@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEY_CACHE_MS } from "../src/api-keys";
-import { OPERATOR, startHarness, type Harness } from "./harness";
-import { callGateway, type GatewayCall } from "../../../test/support/api-client";
+import { gatewayCaller, newBusiness as newBusinessVia, OPERATOR, startHarness, type Harness } from "./harness";
 
 let h: Harness;
 let gatewayA: string;
@@ -18,17 +17,9 @@ afterAll(async () => {
 
 const operator = { "x-operator-token": OPERATOR };
 
-const call = (method: string, path: string, opts: GatewayCall & { gateway?: string } = {}) =>
-  callGateway(opts.gateway ?? gatewayA, method, path, opts);
+const call = gatewayCaller(() => h);
 
-async function newBusiness(name: string) {
-  const res = await call("POST", "/admin/businesses", {
-    headers: operator,
-    body: { name, webhookUrl: "http://127.0.0.1:4000/hook" },
-  });
-  expect(res.status).toBe(201);
-  return res.body.data as { business: { id: string }; testKey: string };
-}
+const newBusiness = (name: string) => newBusinessVia(h, name);
 
 interface CreatedKey {
   id: string;

@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import { createLogger, createMetrics, listen, newDataKey, type Listening } from "@cardhold/platform";
 import { UPSTREAMS, type Upstream } from "../src/routing";
 import { createService, type GatewayService, type RateLimits } from "../src/service";
+import { callGateway, type GatewayCall } from "../../../test/support/api-client";
 
 export const INTERNAL = "internal-token-for-gateway-tests";
 export const OPERATOR = "operator-token-for-gateway-tests";
@@ -100,4 +101,20 @@ export async function startHarness(options: { rateLimits?: RateLimits } = {}): P
       await pg.stop();
     },
   };
+}
+
+/** A request to the first gateway, or to the one `opts.gateway` names. */
+export function gatewayCaller(h: () => Harness) {
+  return (method: string, path: string, opts: GatewayCall & { gateway?: string } = {}) =>
+    callGateway(opts.gateway ?? h().gateways[0]!.url, method, path, opts);
+}
+
+/** A new business through the operator's admin API: its record and its test key. */
+export async function newBusiness(h: Harness, name: string) {
+  const res = await callGateway(h.gateways[0]!.url, "POST", "/admin/businesses", {
+    headers: { "x-operator-token": OPERATOR },
+    body: { name, webhookUrl: "http://127.0.0.1:4000/hook" },
+  });
+  if (res.status !== 201) throw new Error(`creating business ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data as { business: { id: string }; testKey: string };
 }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callGateway, type GatewayCall } from "../../../test/support/api-client";
-import { OPERATOR, startHarness, type Harness } from "./harness";
+import { gatewayCaller, newBusiness as newBusinessVia, OPERATOR, startHarness, type Harness } from "./harness";
 
 const DEFAULTS = { perKey: { rate: 5, burst: 5 }, perBusiness: { rate: 1_000, burst: 1_000 } };
 
@@ -18,17 +17,9 @@ afterAll(async () => {
 });
 
 const operator = { "x-operator-token": OPERATOR };
-const call = (method: string, path: string, opts: GatewayCall & { gateway?: string } = {}) =>
-  callGateway(opts.gateway ?? gatewayA, method, path, opts);
+const call = gatewayCaller(() => h);
 
-async function newBusiness(name: string) {
-  const res = await call("POST", "/admin/businesses", {
-    headers: operator,
-    body: { name, webhookUrl: "http://127.0.0.1:4000/hook" },
-  });
-  expect(res.status).toBe(201);
-  return res.body.data as { business: { id: string }; testKey: string };
-}
+const newBusiness = (name: string) => newBusinessVia(h, name);
 
 const limitsPath = (businessId: string) => `/admin/businesses/${businessId}/rate-limits`;
 const setLimits = (businessId: string, body: unknown, gateway = gatewayA) =>
