@@ -20,11 +20,12 @@ import { createDecisionLateness } from "./authorizations/decision-lateness";
 import { createDecisionWaiters, type DecisionWaiters } from "./authorizations/decision-waiters";
 import { applyOverdueDefault } from "./authorizations/decisions";
 import { simulation } from "./authorizations/simulation";
-import { createCardVault } from "./card-vault";
-import { createDeadlineSweeper } from "./deadline-sweeper";
-import { accountRoutes } from "./http/accounts.routes";
-import { authorizationRoutes, simulationRoutes } from "./http/authorizations.routes";
-import { cardRoutes, programRoutes } from "./http/cards.routes";
+import { createCardVault } from "./cards/card-vault";
+import { createDeadlineSweeper } from "./authorizations/deadline-sweeper";
+import { accountRoutes } from "./accounts/accounts.routes";
+import { authorizationRoutes, simulationRoutes } from "./authorizations/authorizations.routes";
+import { cardRoutes } from "./cards/cards.routes";
+import { programRoutes } from "./programs/programs.routes";
 import { expandLoaders } from "./http/loaders";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
 import { subscribeToDecisions } from "./messaging/decisions.consumer";
@@ -35,7 +36,7 @@ import { awaitingAnswers } from "./store/authorizations.store";
 
 export const NAME = "authorization-engine";
 export { SCHEMA };
-export { newCardDataKey } from "./card-vault";
+export { newCardDataKey } from "./cards/card-vault";
 const MIGRATIONS = migrationsOf("@cardhold/authorization-engine");
 
 export interface EngineOptions {

@@ -3,7 +3,7 @@ import { createWriteBatch, type TxClient } from "@cardhold/db";
 import { newId } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import type { Effect, Step } from "../domain/authorization";
-import { toAuthorizationRecord, toTransactionRecord } from "../records";
+import { toAuthorizationRecord, toTransactionRecord } from "./authorization-records";
 import { SCHEMA, systemAccount, type AccountRow } from "../store/accounts.store";
 import {
   authorizationInsert,

@@ -1,7 +1,10 @@
 import type { Db } from "@cardhold/db";
 import { projectedCustomerLoader } from "@cardhold/platform";
 import type { ExpandLoader, ResourceSpec, Scope } from "@cardhold/query";
-import { toAccountRecord, toAuthorizationRecord, toCardRecord, toProgramRecord } from "../records";
+import { toAccountRecord } from "../accounts/account-records";
+import { toAuthorizationRecord } from "../authorizations/authorization-records";
+import { toCardRecord } from "../cards/card-records";
+import { toProgramRecord } from "../programs/program-records";
 import { accountResource, findAccountsByIds, SCHEMA } from "../store/accounts.store";
 import { authorizationResource, type AuthorizationRow } from "../store/authorizations.store";
 import { cardResource, findCardsByIds } from "../store/cards.store";

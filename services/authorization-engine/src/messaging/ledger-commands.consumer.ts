@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { handleOnce, type Bus, type OutboxRelay } from "@cardhold/bus";
 import { ledgerCommandMessage, TOPICS } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
-import { handleLedgerCommand } from "../ledger-commands";
+import { handleLedgerCommand } from "../ledger/ledger-commands";
 import { SCHEMA } from "../store/accounts.store";
 
 /** ledger-commands.v1 → debits and refunds for the bill-service, answered on ledger-results.v1. */

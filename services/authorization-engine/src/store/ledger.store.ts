@@ -2,7 +2,7 @@ import type { Queryable, Write, WriteBatch } from "@cardhold/db";
 import { newId } from "@cardhold/platform";
 import { scopedResource, type Scope } from "@cardhold/query";
 import { available, hold, post, release, transfer, type Balance, type LedgerAccount } from "../domain/ledger";
-import type { LedgerEntryRow } from "../records";
+import type { LedgerEntryRow } from "../accounts/account-records";
 import { lockAccounts, setAccountBalance, type AccountRow } from "./accounts.store";
 
 export interface Movement {

@@ -1,4 +1,4 @@
-/** Accounts, balances and ledger entries (services/authorization-engine/src/records.ts). Keep them in step. */
+/** Accounts, balances and ledger entries (the engine's src/accounts/account-records.ts). Keep them in step. */
 import { z } from "zod";
 import { currencySchema } from "@cardhold/contracts";
 import { named } from "../schema";

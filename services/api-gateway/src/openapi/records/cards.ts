@@ -1,5 +1,5 @@
 /**
- * The authorization engine's records as the API and its events show them: services/authorization-engine/src/records.ts
+ * The authorization engine's records as the API and its events show them: its src/<resource>/<resource>-records.ts files
  * (absent values are left out there, hence optional here). Keep them in step. Programs and cards here; accounts and
  * authorizations beside.
  */

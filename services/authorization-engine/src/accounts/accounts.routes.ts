@@ -2,9 +2,9 @@ import type { Express } from "express";
 import type { Db } from "@cardhold/db";
 import { listResource, requestContext } from "@cardhold/platform";
 import type { ExpandLoader } from "@cardhold/query";
-import { accountLogCsv } from "../account-log-csv";
-import { createAccount, getAccount } from "../accounts";
-import { toAccountRecord, toBalanceRecord, toLogRecord, type LedgerEntryRow } from "../records";
+import { accountLogCsv } from "./account-log-csv";
+import { createAccount, getAccount } from "./accounts";
+import { toAccountRecord, toBalanceRecord, toLogRecord, type LedgerEntryRow } from "./account-records";
 import { accountResource, type AccountRow } from "../store/accounts.store";
 import { ledgerEntryResource } from "../store/ledger.store";
 

@@ -9,8 +9,8 @@ import {
 } from "@cardhold/contracts";
 import type { Queryable } from "@cardhold/db";
 import type { Scope } from "@cardhold/query";
-import { findAccount, SCHEMA, settlementAccount, systemAccount } from "./store/accounts.store";
-import { openLedger } from "./store/ledger.store";
+import { findAccount, SCHEMA, settlementAccount, systemAccount } from "../store/accounts.store";
+import { openLedger } from "../store/ledger.store";
 
 type Result = LedgerResultMessage["data"];
 

@@ -18,16 +18,17 @@ import {
   validate,
 } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
-import { requireCustomer, requireMoneyAccount, uniqueReference } from "./accounts";
+import { requireCustomer, requireMoneyAccount, uniqueReference } from "../accounts/accounts";
 import type { CardVault } from "./card-vault";
-import { generateCvv, generatePan, expiryFor } from "./domain/card-number";
-import { cardStatusAfter, CardStateError, type CardAction } from "./domain/card-status";
-import { LedgerError } from "./domain/ledger";
-import { toBalanceRecord, toCardRecord } from "./records";
-import { findAccount, insertAccount, type AccountRow } from "./store/accounts.store";
-import { findCard, insertCard, updateCard, type CardChange, type CardRow } from "./store/cards.store";
-import { openLedger } from "./store/ledger.store";
-import { findProgram, type ProgramRow } from "./store/programs.store";
+import { generateCvv, generatePan, expiryFor } from "../domain/card-number";
+import { cardStatusAfter, CardStateError, type CardAction } from "../domain/card-status";
+import { LedgerError } from "../domain/ledger";
+import { toBalanceRecord } from "../accounts/account-records";
+import { toCardRecord } from "./card-records";
+import { findAccount, insertAccount, type AccountRow } from "../store/accounts.store";
+import { findCard, insertCard, updateCard, type CardChange, type CardRow } from "../store/cards.store";
+import { openLedger } from "../store/ledger.store";
+import { findProgram, type ProgramRow } from "../store/programs.store";
 
 export interface CardContext {
   db: Db;

@@ -2,16 +2,16 @@ import { programRequestSchema, type ProgramRequest } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
 import { mayStillArrive, newId, notFound, recordIdempotentAnswer, stateConflict, validate } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
-import { requireMoneyAccount } from "./accounts";
-import { toProgramRecord } from "./records";
-import { settlementAccount } from "./store/accounts.store";
+import { requireMoneyAccount } from "../accounts/accounts";
+import { toProgramRecord } from "./program-records";
+import { settlementAccount } from "../store/accounts.store";
 import {
   findProgram,
   insertProgram,
   setProgramLive,
   updateNewProgram,
   type ProgramFields,
-} from "./store/programs.store";
+} from "../store/programs.store";
 
 const WEBHOOK_WAIT_MS = 3_000;
 

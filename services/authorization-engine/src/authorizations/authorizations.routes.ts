@@ -2,10 +2,10 @@ import type { Express, NextFunction, Request, Response } from "express";
 import type { Db } from "@cardhold/db";
 import { forbidden, listResource, notFound, receivedAt, requestContext } from "@cardhold/platform";
 import type { ExpandLoader } from "@cardhold/query";
-import { simulatePayIn } from "../accounts";
-import type { simulation } from "../authorizations/simulation";
-import { simulateGoLive } from "../programs";
-import { toAuthorizationRecord, toTransactionRecord } from "../records";
+import { simulatePayIn } from "../accounts/accounts";
+import type { simulation } from "./simulation";
+import { simulateGoLive } from "../programs/programs";
+import { toAuthorizationRecord, toTransactionRecord } from "./authorization-records";
 import { authorizationResource, findAuthorization, type AuthorizationRow } from "../store/authorizations.store";
 import { findTransaction, transactionResource, type TransactionRow } from "../store/transactions.store";
 

@@ -1,7 +1,7 @@
 import type { Queryable } from "@cardhold/db";
 import type { Scope } from "@cardhold/query";
-import { toLogRecord } from "./records";
-import { entriesPage } from "./store/ledger.store";
+import { toLogRecord } from "./account-records";
+import { entriesPage } from "../store/ledger.store";
 
 const COLUMNS = [
   "id",

@@ -9,7 +9,7 @@ import {
   validate,
 } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
-import { toAccountRecord, toBalanceRecord } from "./records";
+import { toAccountRecord, toBalanceRecord } from "./account-records";
 import {
   findAccount,
   findAccountByNumber,
@@ -18,8 +18,8 @@ import {
   settlementAccount,
   systemAccount,
   type AccountRow,
-} from "./store/accounts.store";
-import { openLedger } from "./store/ledger.store";
+} from "../store/accounts.store";
+import { openLedger } from "../store/ledger.store";
 
 /** How long a customer created a moment ago may take to reach this service's projection. */
 export const PROJECTION_WAIT_MS = 3_000;

@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
 import { createPollingWorker, type PollingWorker } from "@cardhold/bus";
 import type { Db } from "@cardhold/db";
-import type { DecisionLateness } from "./authorizations/decision-lateness";
-import { applyOverdueDefault } from "./authorizations/decisions";
-import { findOverdueAuthorizationIds, nextDeadline } from "./store/authorizations.store";
-import type { DecisionWaiters } from "./authorizations/decision-waiters";
+import type { DecisionLateness } from "./decision-lateness";
+import { applyOverdueDefault } from "./decisions";
+import { findOverdueAuthorizationIds, nextDeadline } from "../store/authorizations.store";
+import type { DecisionWaiters } from "./decision-waiters";
 
 export interface SweeperOptions {
   db: Db;
