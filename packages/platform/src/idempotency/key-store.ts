@@ -65,8 +65,10 @@ export function claimKey(db: Db, r: KeyedRequest, claim: string, now: number, le
     if (row.fingerprint !== r.fingerprint) return { kind: "mismatch" };
     if (row.answer_status !== null)
       return { kind: "replay", answer: { status: row.answer_status, body: row.answer_body! } };
-    if (row.claimed_until && row.claimed_until.getTime() > now) return { kind: "in-progress" };
-    // The request that held the key ended without an answer (its process died): this one takes over.
+    // Once the effect is recorded only its answer is left to build, which any request may do: a retry after a crash
+    // need not wait out the dead request's lease.
+    if (row.effect === null && row.claimed_until && row.claimed_until.getTime() > now) return { kind: "in-progress" };
+    // The request that held the key ended without an answer (its process died), or its effect is done: take over.
     await tx.query(`UPDATE ${r.schema}.idempotency_keys SET claim = $4, claimed_until = $5 WHERE ${WHERE_KEY}`, [
       ...keyParams(r),
       claim,
