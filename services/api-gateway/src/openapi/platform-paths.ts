@@ -1,8 +1,9 @@
 /** Customers (customer-service), and the gateway's own operations: the request log and the operator's admin. */
 import { customerRequestSchema } from "@cardhold/contracts";
 import { createBusinessSchema, createKeySchema } from "../businesses";
+import { rateLimitOverrideSchema } from "../http/rate-limit-admin-routes";
 import { customer, customerRequest } from "./examples";
-import { list, operation, read, write } from "./operations";
+import { list, one, operation, read, write } from "./operations";
 import {
   apiKeyRecord,
   createdApiKeyRecord,
@@ -10,8 +11,9 @@ import {
   customerRecord,
   requestLogRecord,
 } from "./records/platform";
+import { rateLimitsRecord } from "./records/rate-limits";
 import { error } from "./responses";
-import { ref, success, type Paths } from "./schema";
+import { ref, success, theRecord, type Paths } from "./schema";
 
 export function customerPaths(): Paths {
   const referenceTaken = { "409": error("Conflict", "The reference is already used") };
@@ -72,6 +74,28 @@ export function gatewayPaths(): Paths {
             "webhook-secrets (GET /webhooks/{id}/secret). Leave it out for a full-access key.",
         },
       ),
+    },
+    "/admin/businesses/{id}/rate-limits": {
+      get: operation({
+        summary: "Show the rate limits a business's requests are held to, and whether each is its own or the default",
+        security: operator,
+        returns: theRecord(rateLimitsRecord),
+        schema: one(rateLimitsRecord),
+      }),
+      put: write(
+        "Set a business's own rate limits; a policy left out keeps the default",
+        rateLimitOverrideSchema,
+        rateLimitsRecord,
+        {
+          security: operator,
+          description:
+            "Applies on this gateway at once and on every other gateway instance within a second. Simulation endpoints " +
+            "(the card network's side) are never held to these limits.",
+        },
+      ),
+      delete: write("Restore the default rate limits for a business", undefined, rateLimitsRecord, {
+        security: operator,
+      }),
     },
     "/admin/businesses/{id}/keys/{keyId}": {
       delete: write(
