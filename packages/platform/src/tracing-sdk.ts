@@ -1,7 +1,12 @@
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import type { IncomingMessage } from "node:http";
-import { ParentBasedSampler, TraceIdRatioBasedSampler, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+  type SpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { ExpressInstrumentation, ExpressLayerType } from "@opentelemetry/instrumentation-express";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
@@ -28,11 +33,17 @@ function patchLoadedModules(): void {
   syncBuiltinESMExports();
 }
 
-/** Parent-based with a trace-id ratio (OTEL_TRACES_SAMPLER_ARG, default 1) unless OTEL_TRACES_SAMPLER names one. */
-function defaultSampler(env: NodeJS.ProcessEnv) {
+/**
+ * Parent-based with a trace-id ratio (OTEL_TRACES_SAMPLER_ARG, 0 to 1, default 1): a payment's trace is kept or
+ * dropped whole, decided where it starts. Undefined when OTEL_TRACES_SAMPLER names a sampler: the SDK then builds it.
+ */
+export function samplerFor(env: NodeJS.ProcessEnv): Sampler | undefined {
   if (env.OTEL_TRACES_SAMPLER) return undefined;
-  const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? 1);
-  return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(Number.isFinite(ratio) ? ratio : 1) });
+  const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  const ratio = arg ? Number(arg) : 1;
+  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1)
+    throw new Error(`OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1 (the share of traces kept), not "${arg}"`);
+  return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
 }
 
 export interface TracingSdkOptions {
@@ -47,7 +58,7 @@ export function startTracingSdk(serviceName: string, opts: TracingSdkOptions = {
   env.OTEL_LOGS_EXPORTER ??= "none";
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME || serviceName,
-    sampler: defaultSampler(env),
+    sampler: samplerFor(env),
     spanProcessors: opts.spanProcessors,
     instrumentations: [
       new HttpInstrumentation({ ignoreIncomingRequestHook: untraced }),
