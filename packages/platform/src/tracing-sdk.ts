@@ -11,7 +11,7 @@ import { ExpressInstrumentation, ExpressLayerType } from "@opentelemetry/instrum
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
-import type { Tracing } from "./tracing";
+import { samplerRatio, type Tracing } from "./tracing";
 
 /** Probes and scrapes are not traced: they would be most of the traces. */
 const UNTRACED_PATHS = new Set(["/ready", "/health", "/live", "/metrics"]);
@@ -38,12 +38,8 @@ function patchLoadedModules(): void {
  * dropped whole, decided where it starts. Undefined when OTEL_TRACES_SAMPLER names a sampler: the SDK then builds it.
  */
 export function samplerFor(env: NodeJS.ProcessEnv): Sampler | undefined {
-  if (env.OTEL_TRACES_SAMPLER) return undefined;
-  const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
-  const ratio = arg ? Number(arg) : 1;
-  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1)
-    throw new Error(`OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1 (the share of traces kept), not "${arg}"`);
-  return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+  const ratio = samplerRatio(env);
+  return ratio === undefined ? undefined : new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
 }
 
 export interface TracingSdkOptions {
