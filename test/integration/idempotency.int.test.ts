@@ -36,7 +36,21 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("an Idempotency-Key across a process killed
       body,
       headers: key ? { "idempotency-key": key } : {},
     });
-    return { status: reply.status, body: reply.body, replayed: reply.headers.get("idempotent-replayed") };
+    return {
+      status: reply.status,
+      body: reply.body,
+      replayed: reply.headers.get("idempotent-replayed"),
+      retryAfter: Number(reply.headers.get("retry-after")),
+    };
+  };
+  /** A client's retry: while the dead request's claim has not lapsed the key answers 409; wait as Retry-After says. */
+  const retry = async (method: string, path: string, body: unknown, key: string) => {
+    for (;;) {
+      const reply = await api(method, path, body, key, "second");
+      if (reply.status !== 409) return reply;
+      expect(reply.retryAfter, JSON.stringify(reply.body)).toBeGreaterThanOrEqual(1);
+      await new Promise((resolve) => setTimeout(resolve, reply.retryAfter * 1000));
+    }
   };
   const rowsOf = async (sql: string, values: unknown[]) => {
     const db = new pg.Client({ connectionString: database.url });
@@ -129,8 +143,8 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("an Idempotency-Key across a process killed
     expect(rows).toHaveLength(1);
 
     await platform.restart("authorization-engine");
-    const retry = await api("POST", "/cards", card, "create-card-1", "second");
-    expect(retry).toMatchObject({ status: 201, replayed: "true", body: { data: { id: rows[0].id } } });
+    const retried = await retry("POST", "/cards", card, "create-card-1");
+    expect(retried).toMatchObject({ status: 201, replayed: "true", body: { data: { id: rows[0].id } } });
     expect(await rowsOf("SELECT id FROM engine.cards WHERE reference = $1", ["card-crash"])).toHaveLength(1);
   });
 
@@ -147,8 +161,8 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("an Idempotency-Key across a process killed
 
     await platform.restart("authorization-engine");
     expect(await cardAvailable()).toBe(30_000);
-    const retry = await api("POST", `/cards/${card.id}/fund`, funding, "fund-c-1", "second");
-    expect(retry).toMatchObject({ status: 200, replayed: "true", body: { data: { available: 30_000 } } });
+    const retried = await retry("POST", `/cards/${card.id}/fund`, funding, "fund-c-1");
+    expect(retried).toMatchObject({ status: 200, replayed: "true", body: { data: { available: 30_000 } } });
     expect(await cardAvailable()).toBe(30_000);
   });
 
@@ -160,8 +174,8 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("an Idempotency-Key across a process killed
 
     await platform.restart("authorization-engine");
     expect(await available(settlement)).toBe(before + 12_345);
-    const retry = await api("POST", "/simulation/payments/pay-in", payIn, "pay-in-1", "second");
-    expect(retry).toMatchObject({ status: 200, replayed: "true", body: { data: { id: settlement } } });
+    const retried = await retry("POST", "/simulation/payments/pay-in", payIn, "pay-in-1");
+    expect(retried).toMatchObject({ status: 200, replayed: "true", body: { data: { id: settlement } } });
     expect(await available(settlement)).toBe(before + 12_345);
   });
 
@@ -174,9 +188,9 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("an Idempotency-Key across a process killed
     expect(rows).toHaveLength(1);
 
     await platform.restart("bill-service");
-    const retry = await api("POST", "/payments/bill", bill, "bill-1", "second");
-    expect(retry.status).toBeLessThan(300);
-    expect(retry.body.data).toMatchObject({ id: rows[0].id, status: "successful" });
+    const retried = await retry("POST", "/payments/bill", bill, "bill-1");
+    expect(retried.status).toBeLessThan(300);
+    expect(retried.body.data).toMatchObject({ id: rows[0].id, status: "successful" });
     expect(await rowsOf("SELECT id FROM bills.payments WHERE amount = 200000", [])).toHaveLength(1);
     expect(await available(settlement)).toBe(before - 210_000);
   });
@@ -188,8 +202,8 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("an Idempotency-Key across a process killed
     expect(rows).toHaveLength(1);
 
     await platform.restart("customer-service");
-    const retry = await api("POST", "/customers", customer, "create-ada", "second");
-    expect(retry).toMatchObject({ status: 201, replayed: "true", body: { data: { id: rows[0].id } } });
+    const retried = await retry("POST", "/customers", customer, "create-ada");
+    expect(retried).toMatchObject({ status: 201, replayed: "true", body: { data: { id: rows[0].id } } });
     expect(await rowsOf("SELECT id FROM customers.customers WHERE reference = $1", ["idem-crash"])).toHaveLength(1);
   });
 });

@@ -33,14 +33,23 @@ export interface Harness {
 
 /**
  * One stand-in for every service behind the gateway: records what reached it and answers 200 (201 for a POST);
- * `GET /cards/:id/secrets` answers a made-up PAN and CVV.
+ * `GET /cards/:id/secrets` answers a made-up PAN and CVV (not to be cached), `…/logs/csv` a download, and
+ * `POST /events/evt.busy/retry` a 409 with Retry-After.
  */
 function fakeUpstream(forwarded: Forwarded[]) {
   const app = express();
   app.use((req, res) => {
     forwarded.push({ method: req.method, url: req.originalUrl, keyId: req.header("x-key-id") });
     if (/^\/cards\/[^/]+\/secrets$/i.test(req.path)) {
-      res.json({ code: "success", data: { pan: "5061000000000001", cvv: "123" } });
+      res.set("cache-control", "no-store").json({ code: "success", data: { pan: "5061000000000001", cvv: "123" } });
+      return;
+    }
+    if (req.path.endsWith("/logs/csv")) {
+      res.type("text/csv").attachment("ac.1-log.csv").send("id\n");
+      return;
+    }
+    if (req.path === "/events/evt.busy/retry") {
+      res.status(409).set("retry-after", "7").json({ code: "idempotency-key-in-progress" });
       return;
     }
     res.status(req.method === "POST" ? 201 : 200).json({ code: "success", data: {} });

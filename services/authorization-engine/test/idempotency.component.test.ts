@@ -171,16 +171,42 @@ describe("a repeat while the first is still under way", () => {
       new Set(),
       (e) => e.event === "card.authorization.request" && e.data.card === card.cardId,
     );
-    expect(await call(h, as, "POST", path, capture, keyed("capture-1"))).toMatchObject({
-      status: 409,
-      body: { code: "idempotency-key-in-progress" },
-    });
+    const meanwhile = await call(h, as, "POST", path, capture, keyed("capture-1"));
+    expect(meanwhile).toMatchObject({ status: 409, body: { code: "idempotency-key-in-progress" } });
+    expect(Number(meanwhile.headers?.get("retry-after"))).toBeGreaterThanOrEqual(1);
     await answerDecision(h, as, question, { body: { action: "approve" } });
     const answered = await first;
     expect(answered).toMatchObject({ status: 200, body: { data: { status: "approved" } } });
     const again = await call(h, as, "POST", path, capture, keyed("capture-1"));
     expect(again).toMatchObject({ status: 200, body: answered.body });
     expect(replayed(again)).toBe("true");
+    const authorizations = await call(h, as, "GET", `/card-authorizations?filter=card:${card.cardId}`);
+    expect(authorizations.body.data).toHaveLength(1);
+  });
+});
+
+describe("a simulated network request whose process died after taking the authorization", () => {
+  it("a retry with the key once the claim lapsed answers that authorization, not a second one", async () => {
+    const as = newBusiness();
+    const card = await issueCard(h, as);
+    const path = `/simulation/cards/${card.cardId}/request-authorization/capture`;
+    const capture = { amount: 1_500, channel: "pos" };
+    const first = call(h, as, "POST", path, capture, keyed("capture-dead"));
+    const question = await nextEvent(
+      h,
+      new Set(),
+      (e) => e.event === "card.authorization.request" && e.data.card === card.cardId,
+    );
+    await answerDecision(h, as, question, { body: { action: "approve" } });
+    const answered = await first;
+    // What a process killed after its commit leaves: the effect recorded, no answer, a claim nobody renews.
+    await h.pg.db.query(
+      `UPDATE engine.idempotency_keys SET answer_status = NULL, answer_body = NULL, claim = 'dead', claimed_until = now()
+       WHERE business_id = $1 AND key = 'capture-dead'`,
+      [as.businessId],
+    );
+    const retry = await call(h, as, "POST", path, capture, keyed("capture-dead"));
+    expect(retry).toMatchObject({ status: 200, body: { data: { id: answered.body.data.id, status: "approved" } } });
     const authorizations = await call(h, as, "GET", `/card-authorizations?filter=card:${card.cardId}`);
     expect(authorizations.body.data).toHaveLength(1);
   });

@@ -41,10 +41,9 @@ describe("Idempotency-Key on POST /payments/bill", () => {
     const as = business();
     const account = h.ledger.openAccount(as.businessId, "test", "NGN", 1_000_000);
     const first = await pay(as, bill(), "bill-2");
-    // What a process killed after the commit leaves: the key still leased to a request that will never answer.
+    // What a process killed after the commit leaves: the key held by a request that never answered.
     await h.pg.db.query(
-      `UPDATE bills.idempotency_keys SET answer_status = NULL, answer_body = NULL, claim = 'dead',
-         claimed_until = now() + interval '1 minute'
+      `UPDATE bills.idempotency_keys SET answer_status = NULL, answer_body = NULL, claim = 'dead', claimed_until = now()
        WHERE business_id = $1 AND key = 'bill-2'`,
       [as.businessId],
     );

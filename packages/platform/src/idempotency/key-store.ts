@@ -21,7 +21,7 @@ export type ClaimOutcome =
   | { kind: "run"; claim: string; prior: unknown }
   | { kind: "replay"; answer: Answer }
   | { kind: "mismatch" }
-  | { kind: "in-progress" };
+  | { kind: "in-progress"; retryAfterMs: number };
 
 interface KeyRow {
   fingerprint: string;
@@ -65,10 +65,9 @@ export function claimKey(db: Db, r: KeyedRequest, claim: string, now: number, le
     if (row.fingerprint !== r.fingerprint) return { kind: "mismatch" };
     if (row.answer_status !== null)
       return { kind: "replay", answer: { status: row.answer_status, body: row.answer_body! } };
-    // Once the effect is recorded only its answer is left to build, which any request may do: a retry after a crash
-    // need not wait out the dead request's lease.
-    if (row.effect === null && row.claimed_until && row.claimed_until.getTime() > now) return { kind: "in-progress" };
-    // The request that held the key ended without an answer (its process died), or its effect is done: take over.
+    if (row.claimed_until && row.claimed_until.getTime() > now)
+      return { kind: "in-progress", retryAfterMs: row.claimed_until.getTime() - now };
+    // The request that held the key ended without an answer (its process died): this one takes over.
     await tx.query(`UPDATE ${r.schema}.idempotency_keys SET claim = $4, claimed_until = $5 WHERE ${WHERE_KEY}`, [
       ...keyParams(r),
       claim,
@@ -76,6 +75,15 @@ export function claimKey(db: Db, r: KeyedRequest, claim: string, now: number, le
     ]);
     return { kind: "run", claim, prior: row.effect };
   });
+}
+
+/** The request is still running: keeps its claim on the key a while longer. */
+export async function renewClaim(db: Db, r: KeyedRequest, claim: string, until: Date): Promise<void> {
+  await db.query(`UPDATE ${r.schema}.idempotency_keys SET claimed_until = $5 WHERE ${WHERE_KEY} AND claim = $4`, [
+    ...keyParams(r),
+    claim,
+    until,
+  ]);
 }
 
 /** Inside the work's transaction: writes `set` under this request's claim; false when another request took it over. */

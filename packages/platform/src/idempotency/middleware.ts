@@ -6,19 +6,23 @@ import { failpoint } from "../failpoints";
 import { newId } from "../ids";
 import { requestContext } from "../request-context";
 import { keyedWork, keyInProgress } from "./in-transaction";
-import { claimKey, pruneKeys, settleKey, type Answer, type KeyedRequest } from "./key-store";
+import { claimKey, pruneKeys, renewClaim, settleKey, type Answer, type KeyedRequest } from "./key-store";
 
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
 export const REPLAYED_HEADER = "idempotent-replayed";
 const WRITES = new Set(["POST", "PUT", "PATCH"]);
 const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
 const PRUNE_EVERY = 500;
+const DEFAULT_LEASE_MS = 10_000;
 
 export interface IdempotencyOptions {
   db: Db;
   schema: string;
   now?: () => number;
-  /** How long a request holds its key before a retry may take over (its process is presumed dead). */
+  /**
+   * How long a claim on a key lasts unless renewed. A running request renews it every third of this; a process that
+   * died stops renewing, and a retry takes the key over once it lapses (until then: 409 with Retry-After).
+   */
   leaseMs?: number;
 }
 
@@ -60,7 +64,7 @@ const sendAnswer = (res: Response, answer: Answer, replayed: boolean) => {
  */
 export function idempotentWrites(opts: IdempotencyOptions) {
   const now = opts.now ?? Date.now;
-  const leaseMs = opts.leaseMs ?? 60_000;
+  const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   let claims = 0;
   return async (req: Request, res: Response, next: NextFunction) => {
     const key = idempotencyKeyOf(req);
@@ -74,13 +78,21 @@ export function idempotentWrites(opts: IdempotencyOptions) {
     if (++claims % PRUNE_EVERY === 0) void pruneKeys(opts.db, opts.schema, now()).catch(() => undefined);
     const outcome = await claimKey(opts.db, keyed, newId("request"), now(), leaseMs);
     if (outcome.kind === "replay") return void res.send(sendAnswer(res, outcome.answer, true));
-    if (outcome.kind === "in-progress") throw keyInProgress();
+    if (outcome.kind === "in-progress") {
+      res.setHeader("retry-after", Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)));
+      throw keyInProgress();
+    }
     if (outcome.kind === "mismatch")
       throw new AppError(
         422,
         "idempotency-key-reused",
         "This Idempotency-Key was used with a different request (method, path or body)",
       );
+    const renewal = setInterval(() => {
+      void renewClaim(opts.db, keyed, outcome.claim, new Date(now() + leaseMs)).catch(() => undefined);
+    }, leaseMs / 3);
+    renewal.unref();
+    res.once("close", () => clearInterval(renewal));
     settleOnAnswer(opts.db, keyed, outcome.claim, res);
     keyedWork.run({ ...keyed, claim: outcome.claim, prior: outcome.prior }, next);
   };

@@ -21,6 +21,12 @@ export interface ProxyOptions {
 
 const PASSED_HEADERS = ["content-type", "accept", "idempotency-key", "user-agent"];
 
+/**
+ * The owning service's answer headers a client reads (the rest are the gateway's own): a replay, when to retry, a
+ * download's file name, and that a card's secrets must not be cached.
+ */
+const ANSWER_HEADERS = [REPLAYED_HEADER, "retry-after", "content-disposition", "cache-control", "x-request-id"];
+
 /** What the owning service is told: the trusted internal headers and the few client headers it reads. */
 function upstreamHeaders(req: Request, internalToken: string): Record<string, string> {
   const caller = req.caller!;
@@ -68,7 +74,10 @@ export function createProxy(opts: ProxyOptions) {
     const contentType = answer.headers["content-type"];
     res.status(answer.statusCode);
     if (typeof contentType === "string") res.type(contentType);
-    if (answer.headers[REPLAYED_HEADER] === "true") res.setHeader(REPLAYED_HEADER, "true");
+    for (const name of ANSWER_HEADERS) {
+      const value = answer.headers[name];
+      if (value !== undefined) res.setHeader(name, value);
+    }
     res.loggedBody = body;
     res.send(body);
   };

@@ -4,7 +4,7 @@ import {
   simulateReverseSchema,
   simulateUpdateSchema,
 } from "@cardhold/contracts";
-import { notFound, validate } from "@cardhold/platform";
+import { notFound, priorIdempotentEffect, validate } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import { DECISION_WINDOW_MS } from "../domain/authorization";
 import { findAuthorization, type AuthorizationRow } from "../store/authorizations.store";
@@ -33,7 +33,16 @@ export function simulation(ctx: SimulationContext) {
   /** A new authorization, admitted (load shedding) from its request until it is decided. */
   const authorize = (scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest) => {
     const take = async () => decided(scope, await requestAuthorization(ctx, scope, cardId, type, request));
+    // This Idempotency-Key's authorization was taken by a request that died before answering: answer with it.
+    const prior = priorIdempotentEffect<{ authorization: string }>();
+    if (prior) return answerWith(scope, prior.authorization);
     return ctx.admission ? ctx.admission.admit(request.arrivedAt, take) : take();
+  };
+
+  const answerWith = async (scope: Scope, id: string) => {
+    const row = await findAuthorization(ctx.db, scope, id);
+    if (!row) throw notFound("Card authorization", id);
+    return decided(scope, row);
   };
 
   /** The approved capture to change or reverse: the one named (it must be this card's), or a new one. */
