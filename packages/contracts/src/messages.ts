@@ -62,6 +62,11 @@ export const webhookConfigSchema = z.object({
   isDefault: z.boolean(),
   /** What the engine applies when a decision gets no usable answer in time (the card program's wins). */
   timeoutDefault: z.enum(["approve", "decline"]).nullable().optional(),
+  /**
+   * Extra header names each delivery carries the Service-Signature value under (checked by the registry; absent in
+   * messages from before they were added: none).
+   */
+  signatureHeaders: z.array(z.string()).optional(),
 });
 export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
 

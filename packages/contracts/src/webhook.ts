@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { metadataSchema } from "./customer";
 import { EVENT_KINDS } from "./event-kinds";
+import { signatureHeadersSchema } from "./signature-headers";
 
 const apiVersion = z
   .string()
@@ -25,6 +26,9 @@ const fields = {
   description: z.string().max(500).optional(),
   metadata: metadataSchema.optional(),
   timeoutDefault: z.enum(["approve", "decline"]).optional(),
+  signatureHeaders: signatureHeadersSchema
+    .describe('Extra header names each delivery carries the Service-Signature value under, e.g. ["Acme-Signature"]')
+    .optional(),
 };
 
 export const createWebhookSchema = z.object({
@@ -53,6 +57,9 @@ export const webhookRecordSchema = z.object({
   isDefault: z.boolean(),
   timeoutDefault: z.enum(["approve", "decline"]).nullable(),
   metadata: z.record(z.string(), z.unknown()),
+  signatureHeaders: z
+    .array(z.string())
+    .describe("Extra header names each delivery carries the Service-Signature value under ([] when none)"),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -44,10 +44,10 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
   const address = server.address();
   return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 }
-const post = async (url: string, body: string, signature = sign(body)) => {
+const post = async (url: string, body: string, signature = sign(body), header = "service-signature") => {
   const res = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", "service-signature": signature },
+    headers: { "content-type": "application/json", [header]: signature },
     body,
   });
   return { status: res.status, body: await res.json() };
@@ -65,6 +65,18 @@ describe("receiverRouter", () => {
     expect((await post(`${url}/elsewhere`, check)).status).toBe(404);
     expect((await fetch(`${url}/webhook`)).status).toBe(404);
     expect((await post(`${url}/webhook`, " ".repeat(3_000))).status).toBe(413);
+  });
+
+  it("reads the signature from another header when told to (a webhook's signatureHeaders), case-insensitively", async () => {
+    const handler = receiverRouter(receiver, "/", { signatureHeader: "Acme-Signature" });
+    const url = await serve((req, res) => handler(req, res));
+    expect(await post(url, check, sign(check), "Acme-Signature")).toMatchObject({ status: 200 });
+    expect(await post(url, check, sign(check), "acme-signature")).toMatchObject({ status: 200 });
+    expect(await post(url, check, sign("other"), "Acme-Signature")).toEqual({
+      status: 400,
+      body: { error: "Invalid Signature" },
+    });
+    expect(await post(url, check)).toEqual({ status: 400, body: { error: "Invalid Signature" } }); // Service-Signature only
   });
 
   it("mounted in express: passes other requests on, and says so when a JSON parser ate the raw body", async () => {

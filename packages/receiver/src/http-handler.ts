@@ -7,6 +7,11 @@ export interface ReceiverRouterOptions {
   limit?: number;
   /** Told about a handler's or the store's failure (default: console.error); the answer is then 500. */
   onError?: (error: unknown) => void;
+  /**
+   * The header the signature is read from (default Service-Signature; case-insensitive): e.g. `Acme-Signature` for a
+   * receiver written to read it there, with the webhook's signatureHeaders naming it (the same value).
+   */
+  signatureHeader?: string;
 }
 
 /** A request as node:http gives it, or as express gives it (maybe with a raw body already read). */
@@ -22,6 +27,7 @@ type Next = (error?: unknown) => void;
 export function receiverRouter(receiver: Receiver, path = "/", opts: ReceiverRouterOptions = {}) {
   const limit = opts.limit ?? 1_048_576;
   const onError = opts.onError ?? ((error: unknown) => console.error("receiver failed:", error));
+  const signatureHeader = (opts.signatureHeader ?? SIGNATURE_HEADER).toLowerCase();
   return (req: IncomingRequest, res: ServerResponse, next?: Next): void => {
     const pathname = (req.url ?? "/").split("?")[0] || "/";
     if (req.method !== "POST" || pathname !== path) {
@@ -31,7 +37,7 @@ export function receiverRouter(receiver: Receiver, path = "/", opts: ReceiverRou
     readRawBody(req, limit)
       .then(async (raw) => {
         if (raw === "too-large") return send(res, 413, { error: "Request Too Large" });
-        const header = req.headers[SIGNATURE_HEADER];
+        const header = req.headers[signatureHeader];
         const { status, body } = await receiver.handle(raw, Array.isArray(header) ? header[0] : header);
         send(res, status, body);
       })

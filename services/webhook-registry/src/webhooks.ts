@@ -7,6 +7,7 @@ import {
   AppError,
   newId,
   notFound,
+  recordIdempotentAnswer,
   sameSecret,
   stateConflict,
   validate,
@@ -33,6 +34,16 @@ import {
   type Scope,
   type WebhookRow,
 } from "./store/webhooks.store";
+
+/** The body every /webhooks answer carries its data in. */
+export const success = <T>(data: T) => ({ code: "success" as const, data });
+
+/**
+ * Records a write's answer in the transaction of its effect: an Idempotency-Key retry after this process died between
+ * the commit and the answer is answered with it. The route answers the same status and body.
+ */
+const recordAnswer = (tx: Queryable, status: 200 | 201, row: WebhookRow) =>
+  recordIdempotentAnswer(tx, status, success(toWebhookRecord(row)));
 
 /** A generated signing key: 32 random bytes, hex. */
 export const newSigningKey = () => randomBytes(32).toString("hex");
@@ -64,6 +75,7 @@ const settingsOf = (row: WebhookRow): WebhookSettings => ({
   apiVersion: row.api_version,
   timeoutDefault: row.timeout_default,
   metadata: row.metadata,
+  signatureHeaders: row.signature_headers,
 });
 
 const withSettings = (row: WebhookRow, s: WebhookSettings): WebhookRow => ({
@@ -75,6 +87,7 @@ const withSettings = (row: WebhookRow, s: WebhookSettings): WebhookRow => ({
   api_version: s.apiVersion,
   timeout_default: s.timeoutDefault,
   metadata: s.metadata,
+  signature_headers: s.signatureHeaders,
 });
 
 /**
@@ -94,6 +107,11 @@ function validateWebhook<S extends z.ZodType>(schema: S, body: unknown): z.outpu
 /** What a change decides about the locked row: the row to save, or nothing when the change changes nothing. */
 type Decide = (current: WebhookRow) => WebhookRow | undefined;
 
+interface ChangeOptions {
+  /** The answer holds a secret (a rolled key): it is not recorded, as answerHoldsSecret keeps it out of the key table. */
+  answerHoldsSecret?: boolean;
+}
+
 export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: WebhookOptions) {
   const policy = (scope: Scope): UrlPolicy => ({
     mode: scope.mode as Mode,
@@ -107,17 +125,26 @@ export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: 
     return result;
   };
 
-  /** Locks one webhook of the scope, applies `decide` and saves and announces the result (no-op: no write). */
-  const change = (scope: Scope, id: string, decide: Decide): Promise<WebhookRow> =>
+  /** Saves and announces a changed webhook. */
+  const save = async (tx: Queryable, scope: Scope, next: WebhookRow): Promise<WebhookRow> => {
+    const saved = await saveWebhook(tx, scope, next);
+    if (!saved) throw notFound("Webhook", next.id);
+    await announce(tx, saved);
+    return saved;
+  };
+
+  /**
+   * Locks one webhook of the scope, applies `decide`, saves and announces the result (no-op: no write) and records
+   * the answer (200, the record) with it, unless that answer holds a secret.
+   */
+  const change = (scope: Scope, id: string, decide: Decide, how: ChangeOptions = {}): Promise<WebhookRow> =>
     commit(async (tx) => {
       const current = await findWebhook(tx, scope, id, true);
       if (!current) throw notFound("Webhook", id);
       const next = decide(current);
-      if (!next) return current;
-      const saved = await saveWebhook(tx, scope, next);
-      if (!saved) throw notFound("Webhook", id);
-      await announce(tx, saved);
-      return saved;
+      const row = next ? await save(tx, scope, next) : current;
+      if (!how.answerHoldsSecret) await recordAnswer(tx, 200, row);
+      return row;
     });
 
   const setStatus = async (scope: Scope, id: string, action: WebhookAction, body: unknown): Promise<WebhookRecord> => {
@@ -141,6 +168,7 @@ export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: 
           sealedSigningKey: opts.keys.seal(id, signingKey),
         });
         await announce(tx, inserted);
+        await recordAnswer(tx, 201, inserted);
         return inserted;
       });
       return toWebhookRecord(row);
@@ -190,10 +218,14 @@ export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: 
     async rollSecret(scope: Scope, id: string, body: unknown): Promise<{ signingKey: string }> {
       const input = validate(rollRequestSchema, body ?? {}, "secret roll");
       const signingKey = input.signingKey ?? newSigningKey();
-      await change(scope, id, (row) =>
-        sameSecret(opts.keys.open(row.id, row.sealed_signing_key), signingKey)
-          ? undefined
-          : { ...row, sealed_signing_key: opts.keys.seal(row.id, signingKey) },
+      await change(
+        scope,
+        id,
+        (row) =>
+          sameSecret(opts.keys.open(row.id, row.sealed_signing_key), signingKey)
+            ? undefined
+            : { ...row, sealed_signing_key: opts.keys.seal(row.id, signingKey) },
+        { answerHoldsSecret: true },
       );
       return { signingKey };
     },

@@ -167,12 +167,19 @@ describe("creating a webhook", () => {
       "metadata",
       "name",
       "object",
+      "signatureHeaders",
       "status",
       "timeoutDefault",
       "updatedAt",
       "url",
     ]);
-    expect(record).toMatchObject({ ...valid(), object: "webhook", status: "created", isDefault: false });
+    expect(record).toMatchObject({
+      ...valid(),
+      object: "webhook",
+      status: "created",
+      isDefault: false,
+      signatureHeaders: [],
+    });
     expect(record.id).toMatch(/^wh\.[1-9A-HJ-NP-Za-km-z]{17}$/);
     expect(JSON.stringify(res.body)).not.toContain("my-own-signing-key");
     const [message] = await awaitMessages(record.id, 1);
@@ -190,6 +197,7 @@ describe("creating a webhook", () => {
         status: "created",
         isDefault: false,
         timeoutDefault: "decline",
+        signatureHeaders: [],
       },
     });
     // The message carries the key sealed (it sits in the outbox and on Kafka), never in plain.

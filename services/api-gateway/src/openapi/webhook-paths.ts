@@ -15,6 +15,13 @@ import type { Paths } from "./schema";
 
 /** enable, disable and retry take `{}` and nothing else. */
 const emptyBody = z.strictObject({});
+/** What create and update say about `signatureHeaders` (the rules are in contracts' signature-headers.ts). */
+const SIGNATURE_HEADERS =
+  "signatureHeaders: up to 5 extra header names each delivery carries the Service-Signature value under, for receivers " +
+  "that read the signature from a header named after their provider (e.g. Acme-Signature). Names are HTTP tokens, " +
+  "case-insensitive and kept as written; names the platform or HTTP sets (Content-Type, Content-*, Host, User-Agent, " +
+  "Service-Signature, X-Cardhold-*, traceparent, Idempotency-*, Webhook-*, hop-by-hop headers …) are refused with a " +
+  "400 naming the field.";
 const notOnDefault = {
   "422": error("StateConflict", "Not allowed on the default webhook, or in the webhook's status"),
 };
@@ -30,6 +37,7 @@ export function webhookPaths(): Paths {
           status: "201",
           bodyExample: webhookRequest,
           returns: "The webhook (never its signing key)",
+          description: SIGNATURE_HEADERS,
         },
       ),
       get: list("List webhooks, the default one included", webhookRecord),
@@ -37,6 +45,7 @@ export function webhookPaths(): Paths {
     "/webhooks/{id}": {
       get: read("Retrieve a webhook", webhookRecord),
       put: write("Update a webhook (every field but the signing key)", updateWebhookSchema, webhookRecord, {
+        description: `Fields left out keep their value; the default webhook may change its url, description, metadata, timeoutDefault and signatureHeaders. ${SIGNATURE_HEADERS} signatureHeaders [] removes them.`,
         responses: notOnDefault,
       }),
       delete: write("Delete a webhook; its event kinds go back to the default webhook", undefined, webhookRecord, {

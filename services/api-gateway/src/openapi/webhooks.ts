@@ -123,7 +123,7 @@ const HEADERS: Json[] = [
     in: "header",
     required: true,
     description:
-      "Hex HMAC-SHA512 of the raw body, keyed with the webhook's signing key (GET /webhooks/{id}/secret). Check it on the exact bytes before parsing.",
+      "Hex HMAC-SHA512 of the raw body, keyed with the webhook's signing key (GET /webhooks/{id}/secret). Check it on the exact bytes before parsing. The same value also comes under each name in the webhook's signatureHeaders (e.g. Acme-Signature), for receivers that read it there.",
     schema: { type: "string", pattern: "^[0-9a-f]{128}$" },
   },
   {

@@ -252,7 +252,15 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     }
     const dispatcher = dispatcherFor(c.mode, opts.allowPrivateTargets ?? false);
     const signingKey = opts.signingKeys.open(c.webhook_id, c.sealed_signing_key);
-    const result = await sendSigned(c.url, c.envelope, signingKey, c.event_id, timeout, dispatcher);
+    const result = await sendSigned(
+      c.url,
+      c.envelope,
+      signingKey,
+      c.event_id,
+      timeout,
+      dispatcher,
+      c.signature_headers ?? [],
+    );
     const outcome = !isDelivered(result.httpStatus) ? "trouble" : result.latencyMs <= FAST_ANSWER_MS ? "fast" : "slow";
     answered?.(outcome);
     await record(c, c.url, startedAt, result);

@@ -1,5 +1,5 @@
 import { Agent, request, type Dispatcher } from "undici";
-import { SIGNATURE_HEADER, sign } from "../domain/signature";
+import { signatureHeaders } from "../domain/signature";
 import { connectsOnlyToPublicAddresses } from "../domain/target-policy";
 import { createGuardedAgent, TargetNotAllowed } from "./target-guard";
 
@@ -27,8 +27,9 @@ export function dispatcherFor(mode: string, allowPrivateTargets: boolean): Dispa
 }
 
 /**
- * POSTs the exact envelope bytes, signed, through `dispatcher` (see dispatcherFor), and reports what happened; never
- * throws. Redirects are not followed: a 3xx is the receiver's answer.
+ * POSTs the exact envelope bytes, signed (Service-Signature, and the same value under each of the webhook's extra
+ * signature header names), through `dispatcher` (see dispatcherFor), and reports what happened; never throws.
+ * Redirects are not followed: a 3xx is the receiver's answer.
  */
 export async function sendSigned(
   url: string,
@@ -37,6 +38,7 @@ export async function sendSigned(
   eventId: string,
   timeoutMs: number,
   dispatcher: Dispatcher,
+  extraSignatureHeaders: readonly string[] = [],
 ): Promise<SendResult> {
   const body = Buffer.from(envelope, "utf8");
   const started = performance.now();
@@ -52,7 +54,7 @@ export async function sendSigned(
         "content-type": "application/json",
         "user-agent": "Cardhold-Webhooks/0.1",
         "x-cardhold-event-id": eventId,
-        [SIGNATURE_HEADER]: sign(body, signingKey),
+        ...signatureHeaders(body, signingKey, extraSignatureHeaders),
       },
       body,
     });

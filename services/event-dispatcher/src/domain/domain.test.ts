@@ -5,7 +5,7 @@ import { deliveryPolicy, isDelivered, sendTimeoutMs } from "./delivery-policy";
 import { deliveredEnvelope } from "./envelope";
 import { nextAttemptAt, parseRetryAfter, DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS } from "./retry-schedule";
 import { routeEvent, routeEventTo, type RouteCandidate } from "./routing";
-import { sign, verify } from "./signature";
+import { sign, signatureHeaders, verify } from "./signature";
 
 describe("signature", () => {
   const vectors: Array<[string, string]> = [
@@ -27,6 +27,20 @@ describe("signature", () => {
     expect(sign('{"event":"card.transaction.created"}', "whsec-test-key")).toBe(
       "6d169301ff77a10dcafa592356ed56ee36b5c97ae82d7848ce0d3bfd748c9e48d2cc545b6749988b1183e78fa3c5ac09071dc16a734b86315aee58b55551cdee",
     );
+  });
+
+  it.each([
+    [[], ["service-signature"]],
+    [["Acme-Signature"], ["Acme-Signature", "service-signature"]],
+    [
+      ["Acme-Signature", "x-acme-sig"],
+      ["Acme-Signature", "x-acme-sig", "service-signature"],
+    ],
+  ])("extra signature headers %j: each of %j carries the same hex HMAC-SHA512", (extra, names) => {
+    const body = '{"event":"card.authorization.request"}';
+    const headers = signatureHeaders(Buffer.from(body), "whsec-test-key", extra);
+    expect(Object.keys(headers)).toEqual(names);
+    for (const name of names) expect(headers[name]).toBe(sign(body, "whsec-test-key"));
   });
 
   it("verifies only the exact bytes with the right key", () => {

@@ -1,17 +1,8 @@
 import type { Express } from "express";
-import { z } from "zod";
 import type { Db } from "@cardhold/db";
-import { listResource, notFound, requestContext, validate } from "@cardhold/platform";
-import {
-  deliveriesOf,
-  eventResource,
-  findEvent,
-  retryDeliveries,
-  toEventRecord,
-  type EventRow,
-} from "../store/events.store";
-
-const emptyBody = z.object({}).strict();
+import { listResource, notFound, requestContext } from "@cardhold/platform";
+import { deliveriesOf, eventResource, findEvent, toEventRecord, type EventRow } from "../store/events.store";
+import { retryEvent } from "../use-cases/retry-event";
 
 export function eventRoutes(app: Express, db: Db, wakeWorker: () => void): void {
   app.get("/events", async (req, res) => {
@@ -35,15 +26,10 @@ export function eventRoutes(app: Express, db: Db, wakeWorker: () => void): void 
     });
   });
 
-  /** Sends the event again now to every webhook it was routed to, whatever their state. */
+  /** Sends the event again now to every webhook it was routed to, whatever their state (answers what it recorded). */
   app.post("/events/:id/retry", async (req, res) => {
-    validate(emptyBody, req.body ?? {});
-    const scope = requestContext(req);
-    const row = await findEvent(db, scope, req.params.id as string);
-    if (!row) throw notFound("Event", req.params.id as string);
-    await retryDeliveries(db, row.id);
+    const answer = await retryEvent(db, requestContext(req), req.params.id as string, req.body);
     wakeWorker();
-    const fresh = (await findEvent(db, scope, row.id))!;
-    res.json({ code: "success", data: { ...toEventRecord(fresh), deliveries: await deliveriesOf(db, row.id) } });
+    res.json(answer);
   });
 }

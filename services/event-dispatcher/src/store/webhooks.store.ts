@@ -5,17 +5,19 @@ import type { RouteCandidate } from "../domain/routing";
 export const SCHEMA = "dispatcher";
 
 /**
- * The routing table: the dispatcher's copy of webhooks.v1, the signing key sealed (as the message carries it, or
- * sealed here when an older message carried it in plain). Older versions never overwrite newer ones.
+ * The routing table: the dispatcher's copy of webhooks.v1 (extra signature header names included), the signing key
+ * sealed (as the message carries it, or sealed here when an older message carried it in plain). Older versions never
+ * overwrite newer ones.
  */
 export async function upsertWebhook(db: Queryable, m: WebhookChangedMessage, sealedSigningKey: string): Promise<void> {
   const w = m.data;
   await db.query(
-    `INSERT INTO dispatcher.webhooks (id, business_id, mode, url, events, sealed_signing_key, status, is_default, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+    `INSERT INTO dispatcher.webhooks (id, business_id, mode, url, events, sealed_signing_key, status, is_default, updated_at,
+       signature_headers)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, events = EXCLUDED.events,
        sealed_signing_key = EXCLUDED.sealed_signing_key, signing_key = NULL, status = EXCLUDED.status,
-       updated_at = EXCLUDED.updated_at
+       updated_at = EXCLUDED.updated_at, signature_headers = EXCLUDED.signature_headers
      WHERE dispatcher.webhooks.updated_at <= EXCLUDED.updated_at`,
     [
       w.id,
@@ -27,6 +29,7 @@ export async function upsertWebhook(db: Queryable, m: WebhookChangedMessage, sea
       w.status,
       w.isDefault,
       m.occurredAt,
+      JSON.stringify(w.signatureHeaders ?? []),
     ],
   );
 }

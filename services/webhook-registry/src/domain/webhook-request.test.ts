@@ -33,6 +33,12 @@ describe("webhook request bodies", () => {
     [{ ...valid, signingKey: "x".repeat(257) }, ["signingKey"]],
     [{ ...valid, timeoutDefault: "maybe" }, ["timeoutDefault"]],
     [{ ...valid, metadata: { nested: { no: true } } }, ["metadata.nested"]],
+    [{ ...valid, signatureHeaders: [] }, []],
+    [{ ...valid, signatureHeaders: ["Acme-Signature", "X-Acme-Signature"] }, []],
+    [{ ...valid, signatureHeaders: ["Acme Signature"] }, ["signatureHeaders.0"]],
+    [{ ...valid, signatureHeaders: ["Acme-Signature", "Service-Signature"] }, ["signatureHeaders.1"]],
+    [{ ...valid, signatureHeaders: ["Acme-Signature", "ACME-SIGNATURE"] }, ["signatureHeaders"]],
+    [{ ...valid, signatureHeaders: "Acme-Signature" }, ["signatureHeaders"]],
     [
       { name: "", events: "card.transaction.created", url: "nope", apiVersion: "x", signingKey: 1 },
       ["name", "events", "url", "apiVersion", "signingKey"],
@@ -59,6 +65,9 @@ describe("webhook request bodies", () => {
     [{ url: "http://10.0.0.1/y" }, ["url"]],
     [{ signingKey: "a-new-signing-key-0123" }, ["signingKey"]],
     [{ events: [] }, ["events"]],
+    [{ signatureHeaders: [] }, []],
+    [{ signatureHeaders: ["Acme-Signature"] }, []],
+    [{ signatureHeaders: ["content-length"] }, ["signatureHeaders.0"]],
   ] as Array<[Record<string, unknown>, string[]]>)("update %j → problems at %j", (body, expected) => {
     expect(paths(updateRequestSchema({ mode: "live", allowPrivateTargets: false }).safeParse(body))).toEqual(expected);
   });

@@ -15,6 +15,7 @@ const current: WebhookSettings = {
   apiVersion: null,
   timeoutDefault: null,
   metadata: { team: "ops", tier: 1 },
+  signatureHeaders: [],
 };
 
 describe("what may change on the default webhook", () => {
@@ -24,6 +25,7 @@ describe("what may change on the default webhook", () => {
     [{ description: "everything" }, []],
     [{ metadata: { team: "risk" } }, []],
     [{ timeoutDefault: "approve" }, []],
+    [{ signatureHeaders: ["Acme-Signature"] }, []],
     [{ url: "https://x.example.com", description: "d", metadata: {}, timeoutDefault: "decline" }, []],
     [{ name: "default" }, []], // sent with its current value: no change
     [{ metadata: { tier: 1, team: "ops" } }, []], // same object, other key order
@@ -59,6 +61,12 @@ describe("a partial update", () => {
     [{ name: "renamed" }, ["name"], { ...current, name: "renamed" }],
     [{ description: "d", url: current.url }, ["description"], { ...current, description: "d" }],
     [{ metadata: {} }, ["metadata"], { ...current, metadata: {} }],
+    [{ signatureHeaders: [] }, [], current],
+    [
+      { signatureHeaders: ["Acme-Signature"] },
+      ["signatureHeaders"],
+      { ...current, signatureHeaders: ["Acme-Signature"] },
+    ],
     [
       { events: ["a", "b"], apiVersion: "2024-02-29" },
       ["events", "apiVersion"],

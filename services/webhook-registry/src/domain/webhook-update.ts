@@ -10,12 +10,19 @@ export interface WebhookSettings {
   apiVersion: string | null;
   timeoutDefault: "approve" | "decline" | null;
   metadata: Record<string, unknown>;
+  signatureHeaders: string[];
 }
 
 export type SettingsChange = Partial<{ [K in keyof WebhookSettings]: Exclude<WebhookSettings[K], null> }>;
 
 /** The default webhook keeps its identity and takes every event; only these change. */
-export const DEFAULT_WEBHOOK_EDITABLE = ["url", "description", "metadata", "timeoutDefault"] as const;
+export const DEFAULT_WEBHOOK_EDITABLE = [
+  "url",
+  "description",
+  "metadata",
+  "timeoutDefault",
+  "signatureHeaders",
+] as const;
 
 /** The fields of `change` that differ from `current` (a field sent with its current value is no change). */
 export function changedFields(current: WebhookSettings, change: SettingsChange): Array<keyof WebhookSettings> {
@@ -30,7 +37,8 @@ export function checkUpdateAllowed(isDefault: boolean, current: WebhookSettings,
   const editable: readonly string[] = DEFAULT_WEBHOOK_EDITABLE;
   const refused = changedFields(current, change).filter((field) => !editable.includes(field));
   if (refused.length === 0) return;
-  const message = "the default webhook may change only its url, description, metadata and timeoutDefault";
+  const message =
+    "the default webhook may change only its url, description, metadata, timeoutDefault and signatureHeaders";
   throw new AppError(
     422,
     "invalid-state",

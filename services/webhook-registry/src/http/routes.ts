@@ -2,11 +2,12 @@ import type { Express } from "express";
 import type { Db } from "@cardhold/db";
 import { answerHoldsSecret, listResource, requestContext } from "@cardhold/platform";
 import { toWebhookRecord, webhookResource, type WebhookRow } from "../store/webhooks.store";
-import type { WebhookUseCases } from "../webhooks";
+import { success as ok, type WebhookUseCases } from "../webhooks";
 
-const ok = (data: unknown) => ({ code: "success", data });
-
-/** The /webhooks API; routes only read the request and call the use cases. */
+/**
+ * The /webhooks API; routes only read the request and call the use cases. Writes answer what their use case recorded
+ * for Idempotency-Key retries (ok(record), same status); a rolled key is never recorded (answerHoldsSecret).
+ */
 export function webhookRoutes(app: Express, db: Db, webhooks: WebhookUseCases): void {
   app.post("/webhooks", async (req, res) => {
     res.status(201).json(ok(await webhooks.create(requestContext(req), req.body)));

@@ -24,12 +24,14 @@ export interface WebhookRow {
   is_default: boolean;
   timeout_default: "approve" | "decline" | null;
   metadata: Record<string, unknown>;
+  /** Extra header names deliveries carry the signature under, as written. */
+  signature_headers: string[];
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS = `id, business_id, mode, name, description, url, events, api_version, sealed_signing_key, status, is_default,
-  timeout_default, metadata, created_at, updated_at`;
+  timeout_default, metadata, signature_headers, created_at, updated_at`;
 
 export const webhookResource = scopedResource("webhook", "webhooks.webhooks", {
   id: { type: "id", column: "id", sortable: true },
@@ -42,6 +44,7 @@ export const webhookResource = scopedResource("webhook", "webhooks.webhooks", {
   apiVersion: { type: "string", column: "api_version" },
   timeoutDefault: { type: "string", column: "timeout_default" },
   metadata: { type: "object", column: "metadata" },
+  signatureHeaders: { type: "array", column: "signature_headers" },
   createdAt: { type: "date", column: "created_at", sortable: true },
   updatedAt: { type: "date", column: "updated_at", sortable: true },
 });
@@ -60,6 +63,7 @@ export function toWebhookRecord(row: WebhookRow): WebhookRecord {
     isDefault: row.is_default,
     timeoutDefault: row.timeout_default,
     metadata: row.metadata,
+    signatureHeaders: row.signature_headers,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -76,6 +80,7 @@ export function toWebhookConfig(row: WebhookRow): WebhookConfig {
     status: row.status,
     isDefault: row.is_default,
     timeoutDefault: row.timeout_default,
+    signatureHeaders: row.signature_headers,
   };
 }
 
@@ -103,13 +108,14 @@ export interface NewWebhook {
   sealedSigningKey: string;
   timeoutDefault?: string;
   metadata?: Record<string, unknown>;
+  signatureHeaders?: string[];
 }
 
 export async function insertWebhook(db: Queryable, scope: Scope, w: NewWebhook): Promise<WebhookRow> {
   const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
     `INSERT INTO webhooks.webhooks (id, business_id, mode, name, description, url, events, api_version, sealed_signing_key,
-       status, is_default, timeout_default, metadata)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', false, $10, $11) RETURNING ${COLUMNS}`,
+       status, is_default, timeout_default, metadata, signature_headers)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', false, $10, $11, $12) RETURNING ${COLUMNS}`,
     [
       w.id,
       scope.businessId,
@@ -122,6 +128,7 @@ export async function insertWebhook(db: Queryable, scope: Scope, w: NewWebhook):
       w.sealedSigningKey,
       w.timeoutDefault ?? null,
       w.metadata ?? {},
+      JSON.stringify(w.signatureHeaders ?? []),
     ],
   );
   return rows[0]!;
@@ -145,7 +152,8 @@ export async function findWebhook(
 export async function saveWebhook(db: Queryable, scope: Scope, w: WebhookRow): Promise<WebhookRow | undefined> {
   const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
     `UPDATE webhooks.webhooks SET name = $2, description = $3, url = $4, events = $5, api_version = $6,
-       sealed_signing_key = $7, status = $8, timeout_default = $9, metadata = $10, updated_at = clock_timestamp()
+       sealed_signing_key = $7, status = $8, timeout_default = $9, metadata = $10, signature_headers = $13,
+       updated_at = clock_timestamp()
      WHERE id = $1 AND business_id = $11 AND mode = $12 RETURNING ${COLUMNS}`,
     [
       w.id,
@@ -160,6 +168,7 @@ export async function saveWebhook(db: Queryable, scope: Scope, w: WebhookRow): P
       w.metadata,
       scope.businessId,
       scope.mode,
+      JSON.stringify(w.signature_headers),
     ],
   );
   return rows[0];
