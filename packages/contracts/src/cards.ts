@@ -16,6 +16,7 @@ export const programId = idOf("c.prg.", "a card program");
 export const webhookId = idOf("wh.", "a webhook");
 export const merchantId = idOf("mch.", "a merchant");
 export const authorizationId = idOf("c.auth.", "a card authorization");
+export const feeId = idOf("fee.", "a fee");
 
 /** Largest amount accepted anywhere: 10^15 minor units, far inside the exact integer range. */
 export const MAX_AMOUNT = 1_000_000_000_000_000;
@@ -30,8 +31,10 @@ export const CHANNELS = ["atm", "pos", "online", "in-app"] as const;
 export const LIMIT_INTERVALS = ["per-authorization", "daily", "weekly", "monthly", "yearly", "all-time"] as const;
 export const MCC_CATEGORY_NAMES = [
   "airlines",
+  "flight-ticket",
   "car-rental",
   "hotels",
+  "hospitality",
   "transport",
   "travel",
   "telecom",
@@ -44,43 +47,73 @@ export const MCC_CATEGORY_NAMES = [
   "atm-cash",
   "financial-services",
   "gambling",
+  "betting",
   "entertainment",
   "health-care",
   "education",
   "government",
 ] as const;
 
-/** "5541-5542,7654": four-digit MCCs and inclusive ranges, comma-separated. */
-const mccList = z
-  .string()
-  .regex(
-    /^\s*\d{4}(\s*-\s*\d{4})?(\s*,\s*\d{4}(\s*-\s*\d{4})?)*\s*$/,
-    'must list 4-digit MCCs or ranges, e.g. "5541-5542,7654"',
-  )
-  .refine(
-    (list) =>
-      list.split(",").every((part) => {
-        const [low, high] = part.split("-").map((n) => Number(n.trim()));
-        return high === undefined || low! <= high;
-      }),
-    "a range must go from low to high",
+const MCC_LIST_PATTERN = /^\s*\d{4}(\s*-\s*\d{4})?(\s*,\s*\d{4}(\s*-\s*\d{4})?)*\s*$/;
+
+/** Why one MCC list ("5541-5542,7654": four-digit MCCs and inclusive ranges, comma-joined) is not valid, if it is not. */
+export function mccListProblem(list: string): string | undefined {
+  if (!MCC_LIST_PATTERN.test(list)) return 'must list 4-digit MCCs or ranges, e.g. "5541-5542,7654"';
+  const ascending = list.split(",").every((part) => {
+    const [low, high] = part.split("-").map((n) => Number(n.trim()));
+    return high === undefined || low! <= high;
+  });
+  return ascending ? undefined : "a range must go from low to high";
+}
+
+/**
+ * allowedMcc / blockedMcc: the documented form is an array of MCC lists (`["5541-5542,7654"]`, `["7399","7395"]`);
+ * a single string (the form this service took first) is read as a one-element array. Parses to the array form.
+ */
+const mccLists = z
+  .union([z.string(), z.array(z.string()).max(100)], {
+    error: 'must be an array of MCC lists, e.g. ["5541-5542,7654"]',
+  })
+  .superRefine((value, ctx) => {
+    const lists = typeof value === "string" ? [value] : value;
+    lists.forEach((list, i) => {
+      const problem = mccListProblem(list);
+      if (problem) ctx.addIssue({ code: "custom", message: problem, path: typeof value === "string" ? [] : [i] });
+    });
+  })
+  .transform((value) => (typeof value === "string" ? [value] : value))
+  .describe(
+    'Array of MCC lists, each a 4-digit code, a range "a-b" or a comma-joined mix ("5541-5542,7654"); ' +
+      "a single string is taken as one list",
   );
+
+export const spendingLimitSchema = z.object({ amount: positiveMinorUnits, interval: z.enum(LIMIT_INTERVALS) });
 
 export const spendingControlsSchema = z.object({
   allowedChannels: z.array(z.enum(CHANNELS)).max(4).optional(),
   blockedChannels: z.array(z.enum(CHANNELS)).max(4).optional(),
-  allowedMcc: mccList.optional(),
-  blockedMcc: mccList.optional(),
+  allowedMcc: mccLists.optional(),
+  blockedMcc: mccLists.optional(),
   allowedCategories: z.array(z.enum(MCC_CATEGORY_NAMES)).max(MCC_CATEGORY_NAMES.length).optional(),
   blockedCategories: z.array(z.enum(MCC_CATEGORY_NAMES)).max(MCC_CATEGORY_NAMES.length).optional(),
   allowedMerchants: z.array(merchantId).max(100).optional(),
   blockedMerchants: z.array(merchantId).max(100).optional(),
+  /** Documented requests send `[null]` for "no limit": null elements are dropped. */
   spendingLimits: z
-    .array(z.object({ amount: positiveMinorUnits, interval: z.enum(LIMIT_INTERVALS) }))
+    .array(spendingLimitSchema.nullable())
     .max(10)
+    .transform((limits) => limits.filter((limit) => limit !== null))
     .optional(),
 });
 export type SpendingControlsInput = z.infer<typeof spendingControlsSchema>;
+
+/**
+ * What a program charges on every capture: a fee's id (documented), a whole number of minor units (accepted as before),
+ * or `{}` (the documented requests' placeholder: no fee).
+ */
+export const transactionFeeSchema = z.union([minorUnits, feeId, z.strictObject({})], {
+  error: "must be a fee id (fee.…), a whole number of minor units, or {}",
+});
 
 export const programRequestSchema = z
   .object({
@@ -96,7 +129,7 @@ export const programRequestSchema = z
       .object({
         fundingSourceType: z.enum(["card-account", "settlement-account"]).default("settlement-account"),
         settlementAccount: accountId.optional(),
-        transactionFee: minorUnits.default(0),
+        transactionFee: transactionFeeSchema.default(0),
         webhook: webhookId.optional(),
         timeoutDefault: z.enum(["approve", "decline"]).optional(),
       })

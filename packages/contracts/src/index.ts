@@ -6,4 +6,5 @@ export * from "./topics";
 export * from "./webhook";
 export * from "./ledger";
 export * from "./cards";
+export * from "./fees";
 export * from "./bills";

@@ -17,6 +17,7 @@ const OWNER_BY_SEGMENT: Record<string, Upstream> = {
   accounts: "authorization-engine",
   "card-authorizations": "authorization-engine",
   "card-transactions": "authorization-engine",
+  fees: "authorization-engine",
   simulation: "authorization-engine",
   payments: "bill-service",
   tools: "bill-service",

@@ -25,6 +25,7 @@ import { createDeadlineSweeper } from "./authorizations/deadline-sweeper";
 import { accountRoutes } from "./accounts/accounts.routes";
 import { authorizationRoutes, simulationRoutes } from "./authorizations/authorizations.routes";
 import { cardRoutes } from "./cards/cards.routes";
+import { feeRoutes } from "./fees/fees.routes";
 import { programRoutes } from "./programs/programs.routes";
 import { expandLoaders } from "./http/loaders";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
@@ -93,6 +94,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
       programRoutes(app, cards, loaders);
       cardRoutes(app, cards, loaders);
       accountRoutes(app, deps.db, loaders);
+      feeRoutes(app, deps.db, loaders);
       authorizationRoutes(app, deps.db, loaders);
       simulationRoutes(app, deps.db, sim);
       app.use(ledgerRefusals);

@@ -53,7 +53,7 @@ function cardPaths(): Paths {
         responses: {
           ...referenceTaken,
           "404": error("NotFound", "Unknown program, customer or account"),
-          ...state("The program is not live; a currency or funding mismatch; insufficient funds for amount"),
+          ...state("The program is not live; a currency mismatch; insufficient funds in debitSource for amount"),
         },
       }),
       get: list("List cards", cardRecord, ["program", "customer", "fundingSource"]),
@@ -75,13 +75,16 @@ function cardPaths(): Paths {
     "/cards/{id}/unblock": { post: write("Unblock a blocked card", undefined, cardRecord, { responses: cardState }) },
     "/cards/{id}/fund": {
       post: write(
-        "Move money into a card-account card's own account; answers with that account's balance",
+        "Fund the card from debitSource; answers with the balance of the account the card spends from",
         fundCardSchema,
         balanceRecord,
         {
-          responses: state(
-            "The card spends from its program's settlement account; a currency mismatch; insufficient funds",
-          ),
+          description:
+            "Moves amount from debitSource into the account the card spends from: its own account (card-account " +
+            "programs) or its program's settlement account (settlement-account programs), shared by the program's " +
+            "cards. A debitSource that is that account moves nothing but must hold the amount. POST /cards takes " +
+            "amount and debitSource to the same effect.",
+          responses: state("Not allowed in the card's status; a currency mismatch; insufficient funds"),
         },
       ),
     },

@@ -1,5 +1,6 @@
 import { billPaths } from "./bill-paths";
 import { enginePaths } from "./card-paths";
+import { feePaths } from "./fee-paths";
 import { finishPaths } from "./finish";
 import { withIdempotencyKeys } from "./idempotency";
 import { customerPaths, gatewayPaths } from "./platform-paths";
@@ -41,6 +42,7 @@ export function openApiDocument(): Json {
       ...webhookPaths(),
       ...eventPaths(),
       ...enginePaths(),
+      ...feePaths(),
       ...billPaths(),
       ...gatewayPaths(),
     }),

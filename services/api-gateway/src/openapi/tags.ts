@@ -21,6 +21,7 @@ export const TAGS = [
     name: "Card transactions",
     description: "The money that moved for an authorization: captures, adjustments, reversals.",
   },
+  { name: "Fees", description: "Fees charged on card captures: a flat amount or a percentage, paid into an account." },
   { name: "Simulation", description: "Test mode only (test keys): play the card network and the bank." },
   {
     name: "Bills",
@@ -47,6 +48,7 @@ const TAG_OF_SEGMENT: Record<string, string> = {
   accounts: "Accounts",
   "card-authorizations": "Card authorizations",
   "card-transactions": "Card transactions",
+  fees: "Fees",
   simulation: "Simulation",
   payments: "Bills",
   tools: "Bills",

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { createWriteBatch, type Db, type Queryable } from "@cardhold/db";
-import { AppError, failpoint, newId, notFound, stateConflict } from "@cardhold/platform";
+import { AppError, failpoint, newId, notFound, recordIdempotentEffect, stateConflict } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import {
   askReceiver,
@@ -13,6 +13,7 @@ import {
   type Authorization,
   type Step,
 } from "../domain/authorization";
+import { feeCharge } from "../domain/fees";
 import { preCheck, type Channel } from "../domain/pre-checks";
 import { intervalStart, type LimitInterval } from "../domain/spending-windows";
 import {
@@ -84,6 +85,10 @@ async function spentPerInterval(tx: Queryable, card: SubjectCard, now: number) {
   return spentSince(tx, card.id, starts);
 }
 
+/** The program's own fee, added to the network's on a capture: its fee's charge on the amount. */
+const programFeeOn = (type: "check" | "capture", program: SubjectProgram, amount: number) =>
+  type === "capture" ? feeCharge(program.transaction_fee_terms, amount) : 0;
+
 function newRow(
   scope: Scope,
   card: SubjectCard,
@@ -106,7 +111,7 @@ function newRow(
     type,
     status: "pending",
     amount: request.amount,
-    fees: type === "capture" ? request.fees + program.transaction_fee : request.fees,
+    fees: request.fees + programFeeOn(type, program, request.amount),
     currency: card.currency,
     channel: request.channel,
     mcc: request.mcc ?? null,
@@ -183,7 +188,7 @@ function takeRequest(
         accountStatus: account.status,
         available: ledger.balance(account.id).available,
         amount: request.amount,
-        fees: request.fees + (type === "capture" ? program.transaction_fee : 0),
+        fees: request.fees + programFeeOn(type, program, request.amount),
         channel: request.channel,
         mcc: request.mcc,
         merchant: request.merchant,
@@ -200,7 +205,9 @@ function takeRequest(
           : tooLateToAsk(askedAt, now)
             ? decideWithoutAsking(domain, askedAt, await platformCheckAnswer(tx, fresh))
             : askReceiver(domain, askedAt);
-      return carryOut(tx, scope, fresh, step, { ledger, isNew: true });
+      const taken = await carryOut(tx, scope, fresh, step, { ledger, isNew: true });
+      await recordIdempotentEffect(tx, { authorization: taken.id });
+      return taken;
     })
     .catch(async (error: unknown) => {
       // Inserted at the same moment by a request with the same reference: that one stands (this one rolled back).

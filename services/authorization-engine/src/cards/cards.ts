@@ -38,7 +38,7 @@ export interface CardContext {
 const random = (below: number) => randomInt(below);
 
 /** Money moved from an account that cannot cover it. */
-const insufficientFunds = (error: LedgerError) => new AppError(422, "insufficient-funds", error.message);
+const insufficientFunds = (message: string) => new AppError(422, "insufficient-funds", message);
 
 async function moveFunding(tx: Queryable, scope: Scope, from: string, to: string, amount: number, cardId: string) {
   const ledger = await openLedger(tx, scope, { funded: [from, to] });
@@ -52,18 +52,13 @@ async function moveFunding(tx: Queryable, scope: Scope, from: string, to: string
       amount,
     });
   } catch (error) {
-    if (error instanceof LedgerError && error.code === "insufficient-funds") throw insufficientFunds(error);
+    if (error instanceof LedgerError && error.code === "insufficient-funds") throw insufficientFunds(error.message);
     throw error;
   }
 }
 
+/** Funding needs a source, and cards take no conversion. */
 function checkFundingRequest(program: ProgramRow, r: CardRequest): void {
-  const cardAccount = program.funding_source_type === "card-account";
-  if (!cardAccount && (r.amount !== undefined || r.fundingSource !== undefined)) {
-    throw stateConflict(
-      `program ${program.id} spends from its settlement account: a card of it takes no amount or fundingSource`,
-    );
-  }
   if (r.amount !== undefined && !r.debitSource)
     throw badRequest("Invalid request body: debitSource", [
       { path: "debitSource", message: "is required with amount" },
@@ -74,7 +69,10 @@ function checkFundingRequest(program: ProgramRow, r: CardRequest): void {
     );
 }
 
-/** The account a new card spends from: the program's settlement account, a given account, or a new card account. */
+/**
+ * The account a new card spends from: the one the request names (`fundingSource`), else the program's settlement
+ * account (settlement-account programs) or a new account of the card's own (card-account programs).
+ */
 async function fundingAccountFor(
   tx: Queryable,
   scope: Scope,
@@ -82,9 +80,9 @@ async function fundingAccountFor(
   r: CardRequest,
   cardId: string,
 ): Promise<AccountRow> {
+  if (r.fundingSource) return requireMoneyAccount(tx, scope, r.fundingSource, program.currency, "fundingSource");
   if (program.funding_source_type === "settlement-account")
     return (await findAccount(tx, scope, program.settlement_account_id))!;
-  if (r.fundingSource) return requireMoneyAccount(tx, scope, r.fundingSource, program.currency, "fundingSource");
   return (await insertAccount(tx, scope, {
     role: "card",
     type: "sub",
@@ -92,6 +90,19 @@ async function fundingAccountFor(
     currency: program.currency,
     customer_id: r.customer,
   }))!;
+}
+
+/**
+ * Funds a card: moves `amount` from `debitSource` into the account the card spends from (its own account, or the
+ * settlement account a settlement-account program's cards share). When `debitSource` is that very account the money
+ * is already where the card spends it: nothing moves, but the account must hold the amount.
+ */
+async function fundCardAccount(tx: Queryable, scope: Scope, debitSource: string, card: CardRow, amount: number) {
+  const source = await requireMoneyAccount(tx, scope, debitSource, card.currency, "debitSource");
+  if (source.id !== card.funding_account_id)
+    return moveFunding(tx, scope, source.id, card.funding_account_id, amount, card.id);
+  const { available } = (await openLedger(tx, scope, { funded: [source.id] })).balance(source.id);
+  if (available < amount) throw insufficientFunds(`insufficient funds: available ${available} is less than ${amount}`);
 }
 
 /** Issues a card: inactive, with a Luhn-valid PAN and a CVV stored sealed; optionally funded from `debitSource`. */
@@ -125,10 +136,7 @@ export async function createCard(ctx: CardContext, scope: Scope, body: unknown) 
         controls: r.controls ?? {},
         metadata: r.metadata ?? {},
       });
-      if (r.amount !== undefined) {
-        await requireMoneyAccount(tx, scope, r.debitSource!, program.currency, "debitSource");
-        await moveFunding(tx, scope, r.debitSource!, account.id, r.amount, card.id);
-      }
+      if (r.amount !== undefined) await fundCardAccount(tx, scope, r.debitSource!, card, r.amount);
       const record = toCardRecord(card);
       await recordIdempotentAnswer(tx, 201, { code: "success", data: record });
       return record;
@@ -197,22 +205,17 @@ export function resetPin(ctx: CardContext, scope: Scope, id: string, body: unkno
   return changeCard(ctx.db, scope, id, "change", () => ({ pin_hash: ctx.vault.hashPin(pin) }));
 }
 
-/** Moves money from `debitSource` into the card's own account (card-account programs); answers the new balance. */
+/** Moves money from `debitSource` to the account the card spends from (see fundCardAccount); answers its balance. */
 export async function fundCard(db: Db, scope: Scope, id: string, body: unknown) {
   const request = validate(fundCardSchema, body);
   const card = await getCard(db, scope, id);
-  const program = (await findProgram(db, scope, card.program_id))!;
-  if (program.funding_source_type !== "card-account")
-    throw stateConflict(`Card ${id} spends from its program's settlement account and is not funded on its own`);
   if (request.debitCurrency && request.debitCurrency !== card.currency)
     throw stateConflict(
       `debitCurrency ${request.debitCurrency}: card ${id} is in ${card.currency} and no conversion is offered`,
     );
   return db.tx(async (tx) => {
     statusAfter((await findCard(tx, scope, id, true))!, "fund");
-    await requireMoneyAccount(tx, scope, request.debitSource, card.currency, "debitSource");
-    if (request.debitSource === card.funding_account_id) throw stateConflict("debitSource is the card's own account");
-    await moveFunding(tx, scope, request.debitSource, card.funding_account_id, request.amount, id);
+    await fundCardAccount(tx, scope, request.debitSource, card, request.amount);
     const balance = toBalanceRecord((await findAccount(tx, scope, card.funding_account_id))!);
     await recordIdempotentAnswer(tx, 200, { code: "success", data: balance });
     return balance;

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { mccListProblem } from "@cardhold/contracts";
 import {
   applyAnswer,
   applyTimeoutDefault,
@@ -14,7 +15,8 @@ import {
   type Effect,
   type Step,
 } from "./authorization";
-import { mccInList, preCheck, type AuthorizationContext } from "./pre-checks";
+import { MCC_CATEGORIES } from "./mcc-categories";
+import { mccInList, mccInLists, preCheck, type AuthorizationContext, type MccLists } from "./pre-checks";
 
 const NOW = 1_700_000_000_000;
 
@@ -441,6 +443,29 @@ describe("pre-checks", () => {
       "decline",
       "spending-control/mcc-not-allowed",
     ],
+    ["mcc in a documented array element", { controls: { allowedMcc: ["5541-5542,7654"] } }, "pass"],
+    ["mcc in a later array element", { controls: { allowedMcc: ["7399", "7395", "5541"] } }, "pass"],
+    [
+      "mcc in no array element",
+      { controls: { allowedMcc: ["7399", "7395"] } },
+      "decline",
+      "spending-control/mcc-not-allowed",
+    ],
+    ["an empty allowed array restricts nothing", { controls: { allowedMcc: [] } }, "pass"],
+    [
+      "mcc blocked by an array element",
+      { controls: { blockedMcc: ["7399", "5540-5549"] } },
+      "decline",
+      "spending-control/mcc-not-allowed",
+    ],
+    ["mcc in no blocked array element", { controls: { blockedMcc: ["7399", "7395"] } }, "pass"],
+    [
+      "no mcc with an allowed array",
+      { mcc: undefined, controls: { allowedMcc: ["5541"] } },
+      "decline",
+      "spending-control/mcc-not-allowed",
+    ],
+    ["no mcc with a blocked array", { mcc: undefined, controls: { blockedMcc: ["5541"] } }, "pass"],
     [
       "merchant not allowed",
       { controls: { allowedMerchants: ["mch.2"] } },
@@ -483,6 +508,32 @@ describe("pre-checks", () => {
       "decline",
       "spending-control/category-not-allowed",
     ],
+    ["airline mcc in flight-ticket", { mcc: "4511", controls: { allowedCategories: ["flight-ticket"] } }, "pass"],
+    [
+      "travel agency mcc in a blocked flight-ticket",
+      { mcc: "4722", controls: { blockedCategories: ["flight-ticket"] } },
+      "decline",
+      "spending-control/category-not-allowed",
+    ],
+    [
+      "betting mcc blocked as betting",
+      { mcc: "7995", controls: { blockedCategories: ["betting"] } },
+      "decline",
+      "spending-control/category-not-allowed",
+    ],
+    ["hotel mcc in hospitality", { mcc: "7011", controls: { allowedCategories: ["hospitality"] } }, "pass"],
+    [
+      "campground mcc blocked as hospitality",
+      { mcc: "7033", controls: { blockedCategories: ["hospitality"] } },
+      "decline",
+      "spending-control/category-not-allowed",
+    ],
+    [
+      "fuel mcc outside hospitality",
+      { controls: { allowedCategories: ["hospitality"] } },
+      "decline",
+      "spending-control/category-not-allowed",
+    ],
     [
       "no mcc with an allowed category list",
       { mcc: undefined, controls: { allowedCategories: ["groceries"] } },
@@ -520,5 +571,20 @@ describe("pre-checks", () => {
     expect(mccInList("5541", "5541-5542,7654")).toBe(true);
     expect(mccInList("7654", "5541-5542, 7654")).toBe(true);
     expect(mccInList("5543", "5541-5542,7654")).toBe(false);
+  });
+
+  it.each<[string, MccLists | undefined, boolean]>([
+    ["a documented mixed element", ["5541-5542,7654"], true],
+    ["one of several elements", ["7399", "7395", "7654"], true],
+    ["none of several elements", ["7399", "7395"], false],
+    ["today's single string", "5541-5542,7654", true],
+    ["an empty array", [], false],
+    ["no list", undefined, false],
+  ])("mccInLists: %s", (_name, lists, inside) => {
+    expect(mccInLists("7654", lists)).toBe(inside);
+  });
+
+  it("every category resolves to valid, ascending MCC ranges", () => {
+    for (const [name, list] of Object.entries(MCC_CATEGORIES)) expect(mccListProblem(list), name).toBeUndefined();
   });
 });

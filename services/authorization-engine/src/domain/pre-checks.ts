@@ -9,12 +9,14 @@ import type { LimitInterval } from "./spending-windows";
 
 export type Channel = (typeof CHANNELS)[number];
 
+export type MccLists = string | string[];
+
 export interface SpendingControls {
   allowedChannels?: Channel[];
   blockedChannels?: Channel[];
-  /** "5541-5542,7654" style lists. */
-  allowedMcc?: string;
-  blockedMcc?: string;
+  /** Arrays of "5541-5542,7654" style lists; a card stored before the array form holds a single string. */
+  allowedMcc?: MccLists;
+  blockedMcc?: MccLists;
   allowedCategories?: MccCategory[];
   blockedCategories?: MccCategory[];
   allowedMerchants?: string[];
@@ -59,6 +61,14 @@ export function mccInList(mcc: string, list: string): boolean {
     });
 }
 
+/** The documented array form of an MCC control, from either stored form. */
+export const mccListsOf = (lists: MccLists | undefined): string[] =>
+  lists === undefined ? [] : typeof lists === "string" ? [lists] : lists;
+
+/** Whether an MCC is in any of the lists; no lists (absent or empty) name no MCC. */
+export const mccInLists = (mcc: string, lists: MccLists | undefined): boolean =>
+  mccListsOf(lists).some((list) => mccInList(mcc, list));
+
 const inCategories = (mcc: string, categories: MccCategory[]) =>
   categories.some((c) => mccInList(mcc, MCC_CATEGORIES[c]));
 
@@ -66,8 +76,9 @@ function merchantProblem(c: AuthorizationContext): string | undefined {
   const { controls } = c;
   if (controls.allowedChannels?.length && !controls.allowedChannels.includes(c.channel)) return "channel-not-allowed";
   if (controls.blockedChannels?.includes(c.channel)) return "channel-not-allowed";
-  if (controls.allowedMcc && (!c.mcc || !mccInList(c.mcc, controls.allowedMcc))) return "mcc-not-allowed";
-  if (controls.blockedMcc && c.mcc && mccInList(c.mcc, controls.blockedMcc)) return "mcc-not-allowed";
+  if (mccListsOf(controls.allowedMcc).length && (!c.mcc || !mccInLists(c.mcc, controls.allowedMcc)))
+    return "mcc-not-allowed";
+  if (c.mcc && mccInLists(c.mcc, controls.blockedMcc)) return "mcc-not-allowed";
   if (controls.allowedCategories?.length && (!c.mcc || !inCategories(c.mcc, controls.allowedCategories)))
     return "category-not-allowed";
   if (controls.blockedCategories?.length && c.mcc && inCategories(c.mcc, controls.blockedCategories))

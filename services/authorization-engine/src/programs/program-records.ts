@@ -16,7 +16,8 @@ export function toProgramRecord(row: ProgramRow): Json {
     authorization: present({
       fundingSourceType: row.funding_source_type,
       settlementAccount: row.settlement_account_id,
-      transactionFee: row.transaction_fee,
+      transactionFee: row.transaction_fee_id ?? row.transaction_fee,
+      feesAccount: row.fees_account_id ?? row.settlement_account_id,
       webhook: row.webhook_id,
       timeoutDefault: row.timeout_default,
     }),

@@ -3,6 +3,7 @@ import type { Db, Queryable } from "@cardhold/db";
 import { mayStillArrive, newId, notFound, recordIdempotentAnswer, stateConflict, validate } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import { requireMoneyAccount } from "../accounts/accounts";
+import { requireFee } from "../fees/fees";
 import { toProgramRecord } from "./program-records";
 import { settlementAccount } from "../store/accounts.store";
 import {
@@ -30,6 +31,46 @@ async function requireWebhook(db: Db, scope: Scope, id: string): Promise<void> {
   }
 }
 
+type TransactionFee = NonNullable<ProgramRequest["authorization"]>["transactionFee"];
+type TransactionFeeFields = Pick<
+  ProgramFields,
+  | "transaction_fee"
+  | "transaction_fee_id"
+  | "transaction_fee_structure"
+  | "transaction_fee_value"
+  | "transaction_fee_cap"
+  | "fees_account_id"
+>;
+
+const NO_TRANSACTION_FEE: TransactionFeeFields = {
+  transaction_fee: 0,
+  transaction_fee_id: null,
+  transaction_fee_structure: null,
+  transaction_fee_value: null,
+  transaction_fee_cap: null,
+  fees_account_id: null,
+};
+
+/** A fee id is copied onto the program (its terms and account); minor units are a flat fee; `{}` is no fee. */
+async function transactionFeeFields(
+  tx: Queryable,
+  scope: Scope,
+  currency: string,
+  fee: TransactionFee | undefined,
+): Promise<TransactionFeeFields> {
+  if (typeof fee === "number") return { ...NO_TRANSACTION_FEE, transaction_fee: fee };
+  if (typeof fee !== "string") return NO_TRANSACTION_FEE;
+  const named = await requireFee(tx, scope, fee, currency, "authorization.transactionFee");
+  return {
+    ...NO_TRANSACTION_FEE,
+    transaction_fee_id: named.id,
+    transaction_fee_structure: named.structure,
+    transaction_fee_value: named.value,
+    transaction_fee_cap: named.cap,
+    fees_account_id: named.account_id,
+  };
+}
+
 async function programFields(tx: Queryable, scope: Scope, p: ProgramRequest): Promise<ProgramFields> {
   const auth = p.authorization;
   const settlement = auth?.settlementAccount
@@ -46,7 +87,7 @@ async function programFields(tx: Queryable, scope: Scope, p: ProgramRequest): Pr
     personalization: p.personalization ?? null,
     funding_source_type: auth?.fundingSourceType ?? "settlement-account",
     settlement_account_id: settlement,
-    transaction_fee: auth?.transactionFee ?? 0,
+    ...(await transactionFeeFields(tx, scope, p.currency, auth?.transactionFee)),
     webhook_id: auth?.webhook ?? null,
     timeout_default: auth?.timeoutDefault ?? null,
     metadata: p.metadata ?? {},

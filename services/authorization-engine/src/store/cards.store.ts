@@ -2,7 +2,8 @@ import type { Queryable } from "@cardhold/db";
 import { scopedResource, type Scope } from "@cardhold/query";
 import type { SpendingControls } from "../domain/pre-checks";
 import { accountFromJson, type AccountRow } from "./accounts.store";
-import type { ProgramRow } from "./programs.store";
+import { transactionFeeTerms, type ProgramRow } from "./programs.store";
+import type { FeeTerms } from "../domain/fees";
 
 import type { CardStatus } from "../domain/card-status";
 
@@ -113,7 +114,10 @@ export interface AuthorizationSubject {
     CardRow,
     "id" | "status" | "network" | "currency" | "customer_id" | "funding_account_id" | "program_id" | "controls"
   >;
-  program: Pick<ProgramRow, "id" | "transaction_fee" | "settlement_account_id" | "webhook_id" | "timeout_default">;
+  program: Pick<ProgramRow, "id" | "settlement_account_id" | "webhook_id" | "timeout_default"> & {
+    /** What the program charges on each capture. */
+    transaction_fee_terms: FeeTerms;
+  };
   /** The customer's status in this service's projection; null when the projection does not know the customer. */
   customerStatus: string | null;
   /** What an unanswered request becomes: the program's own setting, else its decision webhook's, else null. */
@@ -141,7 +145,8 @@ export async function findAuthorizationSubject(
 ): Promise<AuthorizationSubject | undefined> {
   const { rows } = await db.query<Record<string, unknown>>(
     `SELECT c.id, c.status, c.network, c.currency, c.customer_id, c.funding_account_id, c.program_id, c.controls,
-            p.transaction_fee, p.settlement_account_id, p.webhook_id, p.timeout_default, cu.status AS customer_status,
+            p.transaction_fee, p.transaction_fee_structure, p.transaction_fee_value, p.transaction_fee_cap,
+            p.settlement_account_id, p.webhook_id, p.timeout_default, cu.status AS customer_status,
             COALESCE(p.timeout_default, (${DECISION_WEBHOOK_TIMEOUT_DEFAULT})) AS effective_timeout_default,
             to_jsonb(a) AS funding_account
        FROM engine.cards c
@@ -167,7 +172,7 @@ export async function findAuthorizationSubject(
     },
     program: {
       id: r.program_id as string,
-      transaction_fee: r.transaction_fee as number,
+      transaction_fee_terms: transactionFeeTerms(r as Parameters<typeof transactionFeeTerms>[0]),
       settlement_account_id: r.settlement_account_id as string,
       webhook_id: r.webhook_id as string | null,
       timeout_default: r.timeout_default as ProgramRow["timeout_default"],

@@ -1,5 +1,6 @@
 import type { Queryable } from "@cardhold/db";
 import { scopedResource, type Scope } from "@cardhold/query";
+import type { FeeTerms } from "../domain/fees";
 
 export interface ProgramRow {
   id: string;
@@ -13,7 +14,16 @@ export interface ProgramRow {
   personalization: Record<string, unknown> | null;
   funding_source_type: "card-account" | "settlement-account";
   settlement_account_id: string;
+  /** Minor units per capture: the program's fee when it names no fee (transaction_fee_id null). */
   transaction_fee: number;
+  /** The fee the program names, and its terms as they were when the program was written (fees never change). */
+  transaction_fee_id: string | null;
+  transaction_fee_structure: "flat" | "percentage" | null;
+  /** numeric, read as its text ("1.5"). */
+  transaction_fee_value: string | null;
+  transaction_fee_cap: number | null;
+  /** The fee's account; null: the settlement account. */
+  fees_account_id: string | null;
   webhook_id: string | null;
   timeout_default: "approve" | "decline" | null;
   status: "new" | "live";
@@ -34,6 +44,18 @@ export const programResource = scopedResource("card program", "engine.card_progr
   updatedAt: { type: "date", column: "updated_at", sortable: true },
 });
 
+/** What the program charges on a capture: its fee's terms, else its transaction_fee as a flat fee. */
+export function transactionFeeTerms(
+  p: Pick<
+    ProgramRow,
+    "transaction_fee" | "transaction_fee_structure" | "transaction_fee_value" | "transaction_fee_cap"
+  >,
+): FeeTerms {
+  if (p.transaction_fee_structure === null || p.transaction_fee_value === null)
+    return { structure: "flat", value: p.transaction_fee, cap: null };
+  return { structure: p.transaction_fee_structure, value: Number(p.transaction_fee_value), cap: p.transaction_fee_cap };
+}
+
 export type ProgramFields = Omit<ProgramRow, "id" | "status" | "created_at" | "updated_at">;
 
 const FIELDS = [
@@ -48,6 +70,11 @@ const FIELDS = [
   "funding_source_type",
   "settlement_account_id",
   "transaction_fee",
+  "transaction_fee_id",
+  "transaction_fee_structure",
+  "transaction_fee_value",
+  "transaction_fee_cap",
+  "fees_account_id",
   "webhook_id",
   "timeout_default",
   "metadata",

@@ -4,7 +4,7 @@
  * authorizations beside.
  */
 import { z } from "zod";
-import { currencySchema, spendingControlsSchema } from "@cardhold/contracts";
+import { currencySchema, spendingControlsSchema, spendingLimitSchema } from "@cardhold/contracts";
 import { named } from "../schema";
 import { idOf, metadata, minorUnits, time } from "./common";
 
@@ -27,7 +27,10 @@ export const programRecord = named(
     authorization: z.object({
       fundingSourceType: z.enum(["card-account", "settlement-account"]),
       settlementAccount: idOf("ac.", "The account that pays (settlement-account) or settles"),
-      transactionFee: minorUnits("Added to every capture's fees"),
+      transactionFee: z
+        .union([idOf("fee.", "The fee added to every capture's fees"), minorUnits("A flat fee on every capture")])
+        .describe("The fee id the program was given; whole minor units when it was given an amount (0: none)"),
+      feesAccount: idOf("ac.", "Where the program's fees are paid: its fee's account, else the settlement account"),
       webhook: idOf("wh.", "The webhook this program's authorization events go to").optional(),
       timeoutDefault: z
         .enum(["approve", "decline"])
@@ -38,6 +41,20 @@ export const programRecord = named(
     metadata,
     createdAt: time,
     updatedAt: time,
+  }),
+);
+
+const mccLists = z
+  .array(z.string())
+  .describe('MCC lists: each a 4-digit code, a range "a-b" or a comma-joined mix ("5541-5542,7654")');
+
+/** Controls as records show them: requests may send an MCC control as one string and `[null]` limits; records never. */
+export const cardControlsRecord = named(
+  "CardControls",
+  spendingControlsSchema.extend({
+    allowedMcc: mccLists.optional(),
+    blockedMcc: mccLists.optional(),
+    spendingLimits: z.array(spendingLimitSchema).optional(),
   }),
 );
 
@@ -53,9 +70,13 @@ export const cardRecord = named(
     customer: idOf("cus.", "The card holder"),
     program: idOf("c.prg.", "Its card program"),
     reference: z.string(),
-    fundingSource: idOf("ac.", "The account the card spends from"),
+    fundingSource: idOf(
+      "ac.",
+      "The account the card spends from: the program's settlement account (settlement-account), the card's own " +
+        "account (card-account), or the account the card was issued with (fundingSource)",
+    ),
     details: z.object({ last4: z.string(), expiry: z.string().describe("MM/YY"), cardHolderName: z.string() }),
-    controls: spendingControlsSchema,
+    controls: cardControlsRecord,
     metadata,
     createdAt: time,
     updatedAt: time,
