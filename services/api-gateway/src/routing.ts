@@ -20,11 +20,23 @@ const OWNER_BY_SEGMENT: Record<string, Upstream> = {
   fees: "authorization-engine",
   simulation: "authorization-engine",
   payments: "bill-service",
-  tools: "bill-service",
+  "payment-requests": "bill-service",
 };
 
-/** The service that owns a request path, by its first segment. */
+/** The tools are owned by the service whose data each answers from, by their second segment. */
+const TOOL_OWNER_BY_SEGMENT: Record<string, Upstream> = {
+  bills: "bill-service",
+  banks: "bill-service",
+  configuration: "bill-service",
+  fx: "authorization-engine",
+  merchants: "authorization-engine",
+};
+
+const owned = (owners: Record<string, Upstream>, segment: string) =>
+  Object.hasOwn(owners, segment) ? owners[segment] : undefined;
+
+/** The service that owns a request path, by its first segment (its second under /tools). */
 export function ownerOf(path: string): Upstream | undefined {
-  const segment = path.split("/")[1] ?? "";
-  return Object.hasOwn(OWNER_BY_SEGMENT, segment) ? OWNER_BY_SEGMENT[segment] : undefined;
+  const [, first = "", second = ""] = path.split("/");
+  return first === "tools" ? owned(TOOL_OWNER_BY_SEGMENT, second) : owned(OWNER_BY_SEGMENT, first);
 }

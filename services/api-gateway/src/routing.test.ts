@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { ownerOf } from "./routing";
+
+describe("which service owns a public path", () => {
+  it.each([
+    ["/customers/cus.1", "customer-service"],
+    ["/webhooks", "webhook-registry"],
+    ["/events/evt.1/retry", "event-dispatcher"],
+    ["/cards/c.1/fund", "authorization-engine"],
+    ["/fees", "authorization-engine"],
+    ["/simulation/payments/pay-in", "authorization-engine"],
+    ["/payments/bill", "bill-service"],
+    ["/payment-requests", "bill-service"],
+    ["/tools/bills/products", "bill-service"],
+    ["/tools/banks/resolve", "bill-service"],
+    ["/tools/configuration/payment", "bill-service"],
+    ["/tools/fx/quotes", "authorization-engine"],
+    ["/tools/merchants/categories", "authorization-engine"],
+  ])("%s → %s", (path, owner) => {
+    expect(ownerOf(path)).toBe(owner);
+  });
+
+  it.each(["/", "/nothing", "/tools", "/tools/unknown", "/tools/constructor", "/constructor", "/__proto__"])(
+    "%s → none (404)",
+    (path) => {
+      expect(ownerOf(path)).toBeUndefined();
+    },
+  );
+});
