@@ -2,7 +2,8 @@
 // (ESM, Node 20, source maps). The workspace's own packages (@cardhold/*, which export TypeScript sources) are
 // compiled into each bundle; every other package stays an import from node_modules. Run: npm run build.
 import { build } from "esbuild";
-import { rm } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 
 const SERVICES = [
   "api-gateway",
@@ -29,9 +30,16 @@ const externalDependencies = {
   },
 };
 
+/** Old chunks are kept this long: a process started from the previous build may still import one of them lazily. */
+const STALE_CHUNK_MS = 10 * 60 * 1000;
+
+/**
+ * Builds in memory, then replaces the bundle without a moment where it is missing: chunks are content-hashed, so new
+ * ones are written beside the old, and main.js is swapped in by a rename. Test runs and a running `npm start` may
+ * build at the same time as another build or a process starting from dist/.
+ */
 async function buildTarget({ entry, outdir }) {
-  await rm(outdir, { recursive: true, force: true });
-  await build({
+  const { outputFiles } = await build({
     entryPoints: [entry],
     outdir,
     bundle: true,
@@ -43,7 +51,37 @@ async function buildTarget({ entry, outdir }) {
     chunkNames: "chunks/[name]-[hash]",
     plugins: [externalDependencies],
     logLevel: "warning",
+    write: false,
   });
+  const entryFiles = new Set([join(resolve(outdir), "main.js"), join(resolve(outdir), "main.js.map")]);
+  await mkdir(join(outdir, "chunks"), { recursive: true });
+  const chunks = outputFiles.filter((f) => !entryFiles.has(f.path));
+  // A chunk's name is its content's hash: one that exists already is this very file, maybe being read right now.
+  await Promise.all(chunks.map((f) => writeFile(f.path, f.contents, { flag: "wx" }).catch(ignoreExisting)));
+  const entries = outputFiles.filter((f) => entryFiles.has(f.path));
+  for (const f of [
+    ...entries.filter((e) => e.path.endsWith(".map")),
+    ...entries.filter((e) => e.path.endsWith(".js")),
+  ]) {
+    const next = `${f.path}.${process.pid}.next`;
+    await writeFile(next, f.contents);
+    await rename(next, f.path);
+  }
+  await pruneChunks(join(outdir, "chunks"), new Set(chunks.map((f) => f.path)));
+}
+
+function ignoreExisting(error) {
+  if (error.code !== "EEXIST") throw error;
+}
+
+async function pruneChunks(dir, current) {
+  const now = Date.now();
+  for (const name of await readdir(dir)) {
+    const path = resolve(dir, name);
+    if (current.has(path)) continue;
+    const { mtimeMs } = await stat(path).catch(() => ({ mtimeMs: now }));
+    if (now - mtimeMs > STALE_CHUNK_MS) await rm(path, { force: true });
+  }
 }
 
 const startedAt = Date.now();
