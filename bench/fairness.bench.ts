@@ -1,11 +1,12 @@
 /**
  * Fairness (issue 21 item 2): does one business flooding lists at its limit move another business's captures?
- *   npx tsx bench/fairness.bench.ts [--rate 20] [--seconds 10] [--flood-connections 50] [--cards 5]
+ *   npx tsx bench/fairness.bench.ts [--rate 20] [--seconds 10] [--rounds 3] [--flood-connections 50] [--cards 5]
  * The all-in-one (`cardhold dev`, its own process, 127.0.0.1 only) with its default limits, unless RATE_LIMIT_* are
  * set in the environment. The default business (webhook: a receiver here that approves at once) captures at a fixed
  * rate, open loop, first alone, then while a second business lists customers: at `--flood-rate` a second (its
  * limit), or with `--flood-rate 0` over `--flood-connections` connections as fast as answers come back (429s
- * included: it never waits for Retry-After). Prints p50/p99 of both phases and what the flooder was given.
+ * included: it never waits for Retry-After). The two phases alternate `--rounds` times (drift on a shared machine
+ * falls on both alike); prints each round's p50/p99, both conditions' pooled p50/p99 and what the flooder was given.
  */
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     /** List requests a second, open loop (default 50: the per-key default limit); 0: as fast as answers come. */
     "flood-rate": { type: "string", default: "50" },
     cards: { type: "string", default: "5" },
+    rounds: { type: "string", default: "3" },
   },
 });
 const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000 });
@@ -63,9 +65,13 @@ async function captures(base: string, key: string, cards: string[], rate: number
     );
   }
   await Promise.all(sends);
-  const sorted = times.sort((a, b) => a - b);
+  return { times, notApproved };
+}
+
+function summary(times: number[], notApproved: number) {
+  const sorted = [...times].sort((a, b) => a - b);
   return {
-    captures: rate * seconds,
+    captures: times.length + notApproved,
     approved: times.length,
     notApproved,
     p50ms: percentile(sorted, 0.5),
@@ -124,13 +130,32 @@ try {
   const cards = await fundedActiveCards(benchApi(base, platform.testKey, agent), Number(values.cards), "fair");
   const flooder = await createBusiness(base, OPERATOR, { name: "Flooder", webhookUrl: "http://127.0.0.1:9/hook" });
   await captures(base, platform.testKey, cards, rate, 3); // warm-up: connections, JIT, plans
-  const alone = await captures(base, platform.testKey, cards, rate, seconds);
-  console.log(JSON.stringify({ phase: "captures alone", rate, ...alone }));
-  const stopFlood = flood(base, flooder.testKey, Number(values["flood-rate"]), Number(values["flood-connections"]));
-  const flooded = await captures(base, platform.testKey, cards, rate, seconds);
-  const flooding = await stopFlood();
-  console.log(JSON.stringify({ phase: "captures while another business floods lists", rate, ...flooded }));
-  console.log(JSON.stringify({ phase: "the flooder", floodRate: values["flood-rate"], ...flooding }));
+  const pooled = {
+    alone: { times: [] as number[], notApproved: 0 },
+    flooded: { times: [] as number[], notApproved: 0 },
+  };
+  for (let round = 1; round <= Number(values.rounds); round++) {
+    const alone = await captures(base, platform.testKey, cards, rate, seconds);
+    console.log(JSON.stringify({ round, phase: "captures alone", rate, ...summary(alone.times, alone.notApproved) }));
+    const stopFlood = flood(base, flooder.testKey, Number(values["flood-rate"]), Number(values["flood-connections"]));
+    const flooded = await captures(base, platform.testKey, cards, rate, seconds);
+    const flooding = await stopFlood();
+    console.log(
+      JSON.stringify({ round, phase: "captures while flooded", rate, ...summary(flooded.times, flooded.notApproved) }),
+    );
+    console.log(JSON.stringify({ round, phase: "the flooder", floodRate: values["flood-rate"], ...flooding }));
+    for (const [phase, run] of [
+      ["alone", alone],
+      ["flooded", flooded],
+    ] as const) {
+      pooled[phase].times.push(...run.times);
+      pooled[phase].notApproved += run.notApproved;
+    }
+  }
+  const alone = summary(pooled.alone.times, pooled.alone.notApproved);
+  const flooded = summary(pooled.flooded.times, pooled.flooded.notApproved);
+  console.log(JSON.stringify({ pooled: "captures alone", ...alone }));
+  console.log(JSON.stringify({ pooled: "captures while flooded", ...flooded }));
   console.log(JSON.stringify({ p99Change: `${(((flooded.p99ms - alone.p99ms) / alone.p99ms) * 100).toFixed(0)} %` }));
 } finally {
   await platform.stop();
