@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import { createMemoryBus } from "./memory-bus";
 import { migrateMessaging } from "./messaging-tables";
 import { createOutboxRelay, enqueue } from "./outbox";
+import { createTraceContexts } from "./trace-context";
 
 const logger = pino({ level: "silent" });
 const exporter = new tracing.InMemorySpanExporter();
@@ -109,3 +110,34 @@ async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<voi
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+describe("trace contexts kept for work done later", () => {
+  const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+  const spanOf = (name: string) => exporter.getFinishedSpans().filter((s) => s.name === name);
+
+  it("work this process remembers continues the remembered trace, ahead of a stored one", async () => {
+    exporter.reset();
+    const contexts = createTraceContexts();
+    contexts.remember("evt.1", { traceparent });
+    const other = "00-11111111111111111111111111111111-2222222222222222-01";
+    await contexts.run("evt.1", "deliver", {}, async () => undefined, { traceparent: other });
+    expect(spanOf("deliver")[0]!.spanContext().traceId).toBe("0af7651916cd43dd8448eb211c80319c");
+  });
+
+  it("work it forgot (or another process claimed) continues the traceparent stored with it", async () => {
+    exporter.reset();
+    const contexts = createTraceContexts();
+    await contexts.run("evt.2", "deliver", {}, async () => undefined, { traceparent });
+    const [deliver] = spanOf("deliver");
+    expect(deliver!.spanContext().traceId).toBe("0af7651916cd43dd8448eb211c80319c");
+    expect(deliver!.parentSpanContext?.spanId).toBe("b7ad6b7169203331");
+  });
+
+  it("work with no trace anywhere starts no span", async () => {
+    exporter.reset();
+    const contexts = createTraceContexts();
+    expect(await contexts.run("evt.3", "deliver", {}, async () => 7)).toBe(7);
+    expect(await contexts.run("evt.3", "deliver", {}, async () => 8, {})).toBe(8);
+    expect(spanOf("deliver")).toEqual([]);
+  });
+});

@@ -120,9 +120,18 @@ export function createTraceContexts(max = 10_000) {
       contexts.set(key, headers);
       if (contexts.size > max) contexts.delete(contexts.keys().next().value!);
     },
-    /** Runs fn in an internal span named `name`, a child of the context remembered for key (if any). */
-    run<T>(key: string, name: string, attributes: Attributes, fn: () => Promise<T>): Promise<T> {
-      const headers = contexts.get(key);
+    /**
+     * Runs fn in an internal span named `name`, a child of the context remembered for key, else of `stored` (the
+     * context kept with the work, for work done after this process forgot it or by another process), if any.
+     */
+    run<T>(
+      key: string,
+      name: string,
+      attributes: Attributes,
+      fn: () => Promise<T>,
+      stored?: Record<string, string>,
+    ): Promise<T> {
+      const headers = contexts.get(key) ?? (stored && hasTrace(stored) ? stored : undefined);
       if (!headers) return fn();
       return inSpan(tracer.startSpan(name, { attributes }, traceContextOf(headers)), fn);
     },

@@ -237,6 +237,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       `deliver ${c.policy}`,
       { "cardhold.event.id": c.event_id, "cardhold.delivery.id": c.id },
       () => deliverNow(c, answered),
+      c.traceparent ? { traceparent: c.traceparent } : undefined,
     );
 
   const deliverNow = async (c: ClaimedDelivery, answered?: (outcome: ChainOutcome) => void): Promise<ChainOutcome> => {

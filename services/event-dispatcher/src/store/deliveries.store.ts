@@ -21,6 +21,8 @@ export interface ClaimedDelivery {
   signature_headers: string[] | null;
   event_created_at: Date;
   answer_by: Date | null;
+  /** The trace the event was published in, if it was traced. */
+  traceparent: string | null;
   /** How many webhooks the event goes to (usually one). */
   event_deliveries: number;
 }
@@ -96,7 +98,8 @@ export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Pr
          FROM due WHERE d.id = due.id
        RETURNING d.*)
      SELECT c.id, c.event_id, c.webhook_id, c.resource_id, c.policy, c.attempts, c.trigger, c.first_attempt_at,
-            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, w.url, w.sealed_signing_key,
+            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, e.traceparent, w.url,
+            w.sealed_signing_key,
             w.signature_headers,
             (SELECT count(*)::int FROM dispatcher.deliveries x WHERE x.event_id = c.event_id) AS event_deliveries,
             waiting.blocked

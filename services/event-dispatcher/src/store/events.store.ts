@@ -14,6 +14,8 @@ export interface NewEvent {
   policy: DeliveryPolicy["kind"];
   /** A decision's deadline, when the producer gave one. */
   answerBy: Date | null;
+  /** The trace the event was published in (W3C traceparent), kept so that every delivery of it continues that trace. */
+  traceparent?: string | null;
 }
 
 export interface RoutedEvent {
@@ -78,11 +80,12 @@ export async function insertEventsWithDeliveries(
   const routed = batch.flatMap((r) => r.webhookIds.map((webhookId) => ({ event: r.event, webhookId })));
   const { rows } = await db.query<ClaimedDelivery & { inserted: string[]; stored: number } & Record<string, unknown>>(
     `WITH event AS (
-       INSERT INTO dispatcher.events (id, business_id, mode, kind, resource_id, envelope, policy, status, answer_by)
+       INSERT INTO dispatcher.events (id, business_id, mode, kind, resource_id, envelope, policy, status, answer_by,
+                                      traceparent)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                            $8::text[], $9::timestamptz[])
+                            $8::text[], $9::timestamptz[], $24::text[])
        ON CONFLICT (id) DO NOTHING
-       RETURNING id, business_id, mode, envelope, created_at, answer_by),
+       RETURNING id, business_id, mode, envelope, created_at, answer_by, traceparent),
      routed AS (
        SELECT r.*, row_number() OVER (PARTITION BY r.webhook_id, r.resource_id ORDER BY r.ord) AS nth_of_resource,
               row_number() OVER (PARTITION BY r.webhook_id, r.policy ORDER BY r.ord) AS nth_of_lane,
@@ -118,8 +121,8 @@ export async function insertEventsWithDeliveries(
        RETURNING id, event_id, webhook_id, resource_id, policy, status, attempts, trigger, first_attempt_at)
      SELECT ARRAY(SELECT id FROM event) AS inserted, (SELECT count(*)::int FROM deliveries) AS stored,
             d.id, d.event_id, d.webhook_id, d.resource_id, d.policy, d.attempts, d.trigger, d.first_attempt_at,
-            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, w.url, w.sealed_signing_key,
-            w.signature_headers, r.event_deliveries
+            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, e.traceparent, w.url,
+            w.sealed_signing_key, w.signature_headers, r.event_deliveries
        FROM (SELECT 1) one
        LEFT JOIN deliveries d ON d.status = 'delivering'
        LEFT JOIN event e ON e.id = d.event_id
@@ -150,6 +153,7 @@ export async function insertEventsWithDeliveries(
       claim.limit,
       claim.notifications,
       claim.chain,
+      column((e) => e.traceparent ?? null),
     ],
   );
   const claimed = rows.filter((r) => r.id !== null);
