@@ -58,9 +58,11 @@ export async function listResource<Row>(req: Request, opts: ListOptions<Row>) {
   }
 }
 
-function withinFixed<Row>(query: ListQuery, opts: ListOptions<Row>): ListQuery {
-  if (!opts.within) return query;
-  const fixed: FilterNode[] = Object.entries(opts.within).map(([field, value]) => {
+/** The caller's query with `within`'s fixed conditions ANDed in (none: the query as it is). */
+export function withinFixed<Row>(query: ListQuery, opts: Pick<ListOptions<Row>, "spec" | "within">): ListQuery {
+  const entries = Object.entries(opts.within ?? {});
+  if (entries.length === 0) return query;
+  const fixed: FilterNode[] = entries.map(([field, value]) => {
     const spec = opts.spec.fields[field];
     if (!spec) throw new Error(`listResource: ${field} is not a field of ${opts.spec.name}`);
     return { kind: "condition", condition: { field, spec, path: [], op: "eq", value } };
