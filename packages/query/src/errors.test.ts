@@ -32,7 +32,7 @@ describe("a malformed filter gets exactly the interface's body", () => {
     ["name|eq|"],
     ["name|like"],
     ["name|bogus|1"],
-    ["name|EQ|1"],
+    ["name|EQUALS|1"],
     ["name||x"],
     ["|eq|1"],
     [":x"],

@@ -46,6 +46,18 @@ describe("tokenizeFilter", () => {
       ],
     ],
     [
+      // The original provider's form (double bars, upper case, NEQ), as its documentation's intro writes it.
+      "cardType||EQ||verve a||NEQ||1 a||IN||x,y a||LIKE||^v a|Gte|2 a|neq|3",
+      [
+        ["cardType", "eq", "verve", false],
+        ["a", "ne", "1", false],
+        ["a", "in", "x,y", false],
+        ["a", "like", "^v", false],
+        ["a", "gte", "2", false],
+        ["a", "ne", "3", false],
+      ],
+    ],
+    [
       'a:"x y" b:<x y>',
       [
         ["a", "eq", "x y", true],
@@ -77,4 +89,11 @@ describe("tokenizeFilter", () => {
   ])("%j", (input, expected) => {
     expect(tokens(input)).toEqual(expected);
   });
+
+  it.each(["a||eq|x", "a||bogus||x", "a|EQUALS|x", "-a||EQ||x", "a||EQ"])(
+    "%j is the malformed-filter error",
+    (input) => {
+      expect(() => tokenizeFilter(input)).toThrow("The format of the filter parameter is incorrect");
+    },
+  );
 });

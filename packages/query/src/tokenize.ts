@@ -53,11 +53,13 @@ function readExpression(input: string, start: number): { expression: RawExpressi
   i += field.length;
   let op: Operator;
   if (input[i] === "|") {
-    const close = input.indexOf("|", i + 1);
-    const word = close < 0 ? "" : input.slice(i + 1, close);
-    if (negated || !(OPERATORS as readonly string[]).includes(word)) throw malformedFilter();
-    op = word as Operator;
-    i = close + 1;
+    // `field|op|value` (interface.md) or `field||OP||value` (the original provider's intro), either case.
+    const bar = input.startsWith("||", i) ? "||" : "|";
+    const close = input.indexOf(bar, i + bar.length);
+    const word = close < 0 ? "" : operatorNamed(input.slice(i + bar.length, close));
+    if (negated || !word) throw malformedFilter();
+    op = word;
+    i = close + bar.length;
   } else {
     const shorthand = SHORTHANDS.find(([symbol]) => input.startsWith(symbol, i));
     if (!shorthand) throw malformedFilter();
@@ -71,6 +73,13 @@ function readExpression(input: string, start: number): { expression: RawExpressi
   }
   const { value, quoted, end } = readValue(input, i);
   return { expression: { field, op, value, quoted }, end };
+}
+
+/** An operator word in either case; `neq` is the original provider's name for `ne`. */
+function operatorNamed(word: string): Operator | undefined {
+  const lower = word.toLowerCase();
+  const name = lower === "neq" ? "ne" : lower;
+  return (OPERATORS as readonly string[]).includes(name) ? (name as Operator) : undefined;
 }
 
 function readValue(input: string, start: number): { value: string; quoted: boolean; end: number } {
