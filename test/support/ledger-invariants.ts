@@ -13,20 +13,20 @@ export async function ledgerProblems(
   );
   for (const r of unbalanced.rows) problems.push(`movement ${String(r.movement_id)} sums to ${String(r.total)}`);
   const books = await query(
-    `SELECT (SELECT COALESCE(sum(posted), 0) FROM engine.accounts WHERE role NOT IN ('network-clearing', 'external'))
+    `SELECT (SELECT COALESCE(sum(posted), 0) FROM engine.accounts WHERE role NOT IN ('network-clearing', 'external', 'fx-conversion'))
           + (SELECT COALESCE(sum(e.amount), 0) FROM engine.ledger_entries e JOIN engine.accounts a ON a.id = e.account_id
-              WHERE a.role IN ('network-clearing', 'external')) AS total`,
+              WHERE a.role IN ('network-clearing', 'external', 'fx-conversion')) AS total`,
   );
   if (Number(books.rows[0]?.total) !== 0) problems.push(`the books sum to ${String(books.rows[0]?.total)}, not 0`);
   const drift = await query(
     `SELECT a.id, a.posted, (SELECT COALESCE(sum(amount), 0) FROM engine.ledger_entries e WHERE e.account_id = a.id) AS entries
-       FROM engine.accounts a WHERE a.role NOT IN ('network-clearing', 'external')
+       FROM engine.accounts a WHERE a.role NOT IN ('network-clearing', 'external', 'fx-conversion')
         AND a.posted <> (SELECT COALESCE(sum(amount), 0) FROM engine.ledger_entries e WHERE e.account_id = a.id)`,
   );
   for (const r of drift.rows)
     problems.push(`account ${String(r.id)} posts ${String(r.posted)} but its entries sum to ${String(r.entries)}`);
   const negative = await query(
-    "SELECT id, posted, held FROM engine.accounts WHERE role NOT IN ('network-clearing', 'external') AND (posted - held < 0 OR held < 0)",
+    "SELECT id, posted, held FROM engine.accounts WHERE role NOT IN ('network-clearing', 'external', 'fx-conversion') AND (posted - held < 0 OR held < 0)",
   );
   for (const r of negative.rows)
     problems.push(`account ${String(r.id)} has posted ${String(r.posted)} and held ${String(r.held)}`);

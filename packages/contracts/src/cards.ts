@@ -142,6 +142,17 @@ export const programRequestSchema = z
   });
 export type ProgramRequest = z.infer<typeof programRequestSchema>;
 
+/** A quote's hash (`POST /tools/fx/quotes`) as card create and fund take it: any text, checked against the quotes. */
+const fxHashSchema = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(200)
+  .describe(
+    "The hash of an FX quote (POST /tools/fx/quotes): needed when debitSource is in another currency than the card; " +
+      "unexpired, unused, from debitSource's currency to the card's, for this amount. Not read otherwise.",
+  );
+
 export const cardRequestSchema = z.object({
   program: programId,
   customer: customerId,
@@ -151,6 +162,7 @@ export const cardRequestSchema = z.object({
   debitSource: accountId.optional(),
   fundingSource: accountId.optional(),
   debitCurrency: currencySchema.optional(),
+  fxHash: fxHashSchema.optional(),
   controls: spendingControlsSchema.optional(),
   metadata: metadataSchema.optional(),
 });
@@ -167,6 +179,7 @@ export const fundCardSchema = z.object({
   amount: positiveMinorUnits,
   debitSource: accountId,
   debitCurrency: currencySchema.optional(),
+  fxHash: fxHashSchema.optional(),
 });
 
 export const accountRequestSchema = z

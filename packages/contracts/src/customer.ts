@@ -30,8 +30,8 @@ const address = z.object({
   state: text(100),
   countryCode,
   addressLineOne: text(),
-  addressLineTwo: z.string().max(200).optional(),
-  postalCode: optionalText(20),
+  addressLineTwo: z.string().max(200).nullable().optional(),
+  postalCode: optionalText(20).nullable(),
 });
 
 export const individualClaimsSchema = z.object({
@@ -98,3 +98,15 @@ export const customerRecordSchema = z.object({
   updatedAt: z.string(),
 });
 export type CustomerRecord = z.infer<typeof customerRecordSchema>;
+
+const identityRecord = identity.omit({ url: true });
+
+/**
+ * Claims as customer records show them (the OpenAPI document's shape; records are not parsed with it): an individual
+ * address always has `postalCode`, "" when it was never given; identity `url`s are never shown.
+ */
+export const individualClaimsRecordSchema = individualClaimsSchema.extend({
+  individualAddress: address.extend({ postalCode: z.string().describe('"" when never given') }).optional(),
+  individualIdentity: identityRecord.optional(),
+});
+export const businessClaimsRecordSchema = businessClaimsSchema.extend({ businessIdentity: identityRecord.optional() });

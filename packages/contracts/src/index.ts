@@ -6,5 +6,8 @@ export * from "./topics";
 export * from "./webhook";
 export * from "./ledger";
 export * from "./cards";
+export * from "./card-links";
+export * from "./accounts";
 export * from "./fees";
+export * from "./fx";
 export * from "./bills";

@@ -24,8 +24,11 @@ import { createCardVault } from "./cards/card-vault";
 import { createDeadlineSweeper } from "./authorizations/deadline-sweeper";
 import { accountRoutes } from "./accounts/accounts.routes";
 import { authorizationRoutes, simulationRoutes } from "./authorizations/authorizations.routes";
-import { cardRoutes } from "./cards/cards.routes";
+import { cardPrintingRoutes, cardRoutes } from "./cards/cards.routes";
 import { feeRoutes } from "./fees/fees.routes";
+import { fxRoutes } from "./fx/fx.routes";
+import type { FxRatesProvider } from "./fx/rates-provider";
+import { merchantRoutes } from "./merchants/merchants.routes";
 import { programRoutes } from "./programs/programs.routes";
 import { expandLoaders } from "./http/loaders";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
@@ -47,6 +50,8 @@ export interface EngineOptions {
   sweeperGraceMs?: number;
   /** Load shedding of new authorization requests (see authorizations/admission.ts). */
   admission?: Pick<AdmissionOptions, "maxInProgress" | "maxQueuedMs">;
+  /** FX rates for live mode; none (no live provider ships yet): live FX answers 403. Test mode uses the sandbox's. */
+  liveFxRates?: FxRatesProvider;
 }
 
 /**
@@ -95,8 +100,11 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
       cardRoutes(app, cards, loaders);
       accountRoutes(app, deps.db, loaders);
       feeRoutes(app, deps.db, loaders);
+      fxRoutes(app, { db: deps.db, liveRates: opts.liveFxRates });
       authorizationRoutes(app, deps.db, loaders);
+      merchantRoutes(app, deps.db);
       simulationRoutes(app, deps.db, sim);
+      cardPrintingRoutes(app, cards);
       app.use(ledgerRefusals);
     },
     SCHEMA,

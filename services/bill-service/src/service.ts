@@ -71,7 +71,7 @@ export async function createService(deps: ServiceDeps, opts: BillServiceOptions 
     NAME,
     deps,
     (app) => {
-      catalogRoutes(app);
+      catalogRoutes(app, deps.db);
       paymentRoutes(app, deps.db, payments);
     },
     SCHEMA,

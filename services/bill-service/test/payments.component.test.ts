@@ -68,7 +68,7 @@ describe("paying a bill", () => {
       fees: 10_000,
       feeBreakdown: [{ amount: 10_000, group: "bill-payment", type: "flat" }],
       account,
-      fundingSource: { type: "account", account: null },
+      fundingSource: account,
       method: "bill",
       customer,
       reference: "bill-1",
@@ -118,7 +118,7 @@ describe("paying a bill", () => {
     expect(res.body.data).toMatchObject({
       status: "successful",
       account: wallet,
-      fundingSource: { type: "account", account: wallet },
+      fundingSource: wallet,
       fees: 0,
       feeBreakdown: [],
     });

@@ -1,8 +1,8 @@
 /** The bill-service's operations (services/bill-service/src/http). The body is the contracts' zod schema. */
-import { billPaymentRequestSchema, CURRENCIES } from "@cardhold/contracts";
+import { billPaymentRequestSchema } from "@cardhold/contracts";
 import { billPaymentRequest, payment } from "./examples";
 import { list, one, operation, read, write } from "./operations";
-import { countTotal, query } from "./parameters";
+import { countTotal, listParameters } from "./parameters";
 import { billCategoryRecord, billProductRecord, billValidationRecord, paymentRecord } from "./records/bills";
 import { error } from "./responses";
 import { page, ref, success, type Paths } from "./schema";
@@ -55,12 +55,6 @@ function paymentPaths(): Paths {
 }
 
 function catalogPaths(): Paths {
-  const products = [
-    query("category", "A category id", { type: "string", enum: billCategoryRecord.shape.id.options }),
-    query("currency", "A currency", { type: "string", enum: [...CURRENCIES] }),
-    query("biller", "A biller code, e.g. ikeja-electric"),
-    countTotal,
-  ];
   return {
     "/tools/bills/categories": {
       get: operation({
@@ -73,9 +67,10 @@ function catalogPaths(): Paths {
     "/tools/bills/products": {
       get: operation({
         summary: "Bill products: their inputs, price or amount bounds, fee and outputs",
-        description: "Filters are plain parameters; any other parameter is a 400.",
-        parameters: products,
-        returns: "The matching products",
+        description:
+          "The list query language as on every list (fields: id, name, category, biller, billerName, currency, price, fee, inputs, accountInput, output). The plain parameters `category`, `currency` and `biller` (e.g. `?category=electricity`) are still taken, as fixed filters.",
+        parameters: listParameters(),
+        returns: "A page of the matching products, newest first unless sorted",
         schema: page(ref(billProductRecord)),
       }),
     },

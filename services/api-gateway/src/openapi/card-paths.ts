@@ -5,12 +5,15 @@
 import {
   accountRequestSchema,
   activateCardSchema,
+  addDepositChannelSchema,
   cardRequestSchema,
   cardUpdateSchema,
   fundCardSchema,
   programRequestSchema,
   resetPinSchema,
+  updateDepositChannelNameSchema,
 } from "@cardhold/contracts";
+import { cardLinkPaths, cardWithEnrollments } from "./card-link-paths";
 import * as examples from "./examples";
 import { list, read, write } from "./operations";
 import { accountLogRecord, accountRecord, balanceRecord } from "./records/accounts";
@@ -50,16 +53,22 @@ function cardPaths(): Paths {
         status: "201",
         bodyExample: examples.cardRequest,
         example: { code: "success", data: examples.card },
+        description:
+          "With amount and debitSource the card is funded as by POST /cards/{id}/fund; a debitSource in another " +
+          "currency than the card's needs fxHash (a quote from POST /tools/fx/quotes for this pair and amount).",
         responses: {
           ...referenceTaken,
-          "404": error("NotFound", "Unknown program, customer or account"),
-          ...state("The program is not live; a currency mismatch; insufficient funds in debitSource for amount"),
+          "404": error("NotFound", "Unknown program, customer, account or fxHash"),
+          ...state(
+            "The program is not live; debitCurrency is not debitSource's; insufficient funds in debitSource for " +
+              "amount; across currencies, fxHash missing (fx-quote-required), used, expired or for another pair or amount",
+          ),
         },
       }),
       get: list("List cards", cardRecord, ["program", "customer", "fundingSource"]),
     },
     "/cards/{id}": {
-      get: read("Retrieve a card (never its PAN or CVV)", cardRecord),
+      get: read("Retrieve a card (never its PAN or CVV)", cardRecord, { schema: cardWithEnrollments }),
       put: write("Replace controls and/or metadata (metadata is replaced whole)", cardUpdateSchema, cardRecord, {
         responses: cardState,
       }),
@@ -83,8 +92,16 @@ function cardPaths(): Paths {
             "Moves amount from debitSource into the account the card spends from: its own account (card-account " +
             "programs) or its program's settlement account (settlement-account programs), shared by the program's " +
             "cards. A debitSource that is that account moves nothing but must hold the amount. POST /cards takes " +
-            "amount and debitSource to the same effect.",
-          responses: state("Not allowed in the card's status; a currency mismatch; insufficient funds"),
+            "amount and debitSource to the same effect. A debitSource in another currency than the card's (amount " +
+            "is in the card's) needs fxHash, the hash of an unexpired, unused quote (POST /tools/fx/quotes) from " +
+            "debitSource's currency to the card's for this amount: debitSource pays the quote's debitAmount.",
+          responses: {
+            "404": error("NotFound", "Unknown card, account or fxHash"),
+            ...state(
+              "Not allowed in the card's status; debitCurrency is not debitSource's; insufficient funds; across " +
+                "currencies, fxHash missing (fx-quote-required), used, expired or for another pair or amount",
+            ),
+          },
         },
       ),
     },
@@ -109,6 +126,32 @@ function accountPaths(): Paths {
       get: list("List accounts", accountRecord, ["customer", "settlementAccount"]),
     },
     "/accounts/{id}": { get: read("Retrieve an account", accountRecord) },
+    "/accounts/{id}/deposit-channels": {
+      post: write(
+        "Add a deposit channel (a new 10-digit account number); answers the account",
+        addDepositChannelSchema,
+        accountRecord,
+        {
+          status: "201",
+          bodyExample: { type: "bank-account" },
+          responses: state("The account is not active, or has 5 deposit channels already"),
+        },
+      ),
+    },
+    "/accounts/{id}/deposit-channels/update-account-name": {
+      put: write(
+        "Name the channel numbered accountNumber after the account's customer (full name); answers the account",
+        updateDepositChannelNameSchema,
+        accountRecord,
+        {
+          bodyExample: { type: "bank-account", accountNumber: "0123456789" },
+          responses: {
+            "404": error("NotFound", "Unknown account, or no such channel on it"),
+            ...state("The account has no customer"),
+          },
+        },
+      ),
+    },
     "/accounts/{id}/balance": { get: read("An account's balance", balanceRecord) },
     "/accounts/{id}/logs": { get: list("An account's ledger entries", accountLogRecord) },
     "/accounts/{id}/logs/csv": {
@@ -139,5 +182,12 @@ function authorizationPaths(): Paths {
 }
 
 export function enginePaths(): Paths {
-  return { ...programPaths(), ...cardPaths(), ...accountPaths(), ...authorizationPaths(), ...simulationPaths() };
+  return {
+    ...programPaths(),
+    ...cardPaths(),
+    ...cardLinkPaths(),
+    ...accountPaths(),
+    ...authorizationPaths(),
+    ...simulationPaths(),
+  };
 }

@@ -111,7 +111,7 @@ export const payment = {
   fees: 0,
   feeBreakdown: [],
   account: IDS.settlement,
-  fundingSource: { type: "account", account: null },
+  fundingSource: IDS.settlement,
   method: "bill",
   methodData: {
     product: IDS.product,
@@ -194,6 +194,7 @@ export const transaction = {
   mcc: "5411",
   networkData,
   createdAt: AT,
+  updatedAt: AT,
 };
 
 /** The answers a receiver gives to a decision event (packages/receiver: approve, approveCheck, decline). */

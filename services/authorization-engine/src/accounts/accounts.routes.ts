@@ -5,6 +5,7 @@ import type { ExpandLoader } from "@cardhold/query";
 import { accountLogCsv } from "./account-log-csv";
 import { createAccount, getAccount } from "./accounts";
 import { toAccountRecord, toBalanceRecord, toLogRecord, type LedgerEntryRow } from "./account-records";
+import { openDepositChannel, renameDepositChannel } from "./deposit-channels";
 import { accountResource, type AccountRow } from "../store/accounts.store";
 import { ledgerEntryResource } from "../store/ledger.store";
 
@@ -27,6 +28,12 @@ export function accountRoutes(app: Express, db: Db, loaders: Record<string, Expa
   });
   app.get("/accounts/:id", async (req, res) => {
     res.json(ok(toAccountRecord(await getAccount(db, requestContext(req), req.params.id))));
+  });
+  app.post("/accounts/:id/deposit-channels", async (req, res) => {
+    res.status(201).json(ok(await openDepositChannel(db, requestContext(req), req.params.id, req.body)));
+  });
+  app.put("/accounts/:id/deposit-channels/update-account-name", async (req, res) => {
+    res.json(ok(await renameDepositChannel(db, requestContext(req), req.params.id, req.body)));
   });
   app.get("/accounts/:id/balance", async (req, res) => {
     res.json(ok(toBalanceRecord(await getAccount(db, requestContext(req), req.params.id))));

@@ -3,7 +3,7 @@ import { createWriteBatch, type TxClient } from "@cardhold/db";
 import { newId } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import type { Effect, Step } from "../domain/authorization";
-import { toAuthorizationRecord, toTransactionRecord } from "./authorization-records";
+import { toAuthorizationEventRecord, toTransactionRecord } from "./authorization-records";
 import { SCHEMA, systemAccount, type AccountRow } from "../store/accounts.store";
 import {
   authorizationInsert,
@@ -152,7 +152,7 @@ export async function carryOut(
   const messages: OutgoingMessage[] = [
     ...events.map((e) => {
       const answerBy = e.id === decisionEvent ? (saved.decision_due_at ?? undefined) : undefined;
-      return eventFor(scope, e.kind, toAuthorizationRecord(saved), saved.id, e.id, webhook, answerBy).message;
+      return eventFor(scope, e.kind, toAuthorizationEventRecord(saved), saved.id, e.id, webhook, answerBy).message;
     }),
     ...transactions.map(
       (t) => eventFor(scope, "card.transaction.created", toTransactionRecord(t), saved.id, undefined, webhook).message,

@@ -19,6 +19,7 @@ import {
 } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import { requireCustomer, requireMoneyAccount, uniqueReference } from "../accounts/accounts";
+import { fundAcrossCurrencies, requireDebitSource, type DebitRequest } from "../fx/card-funding";
 import type { CardVault } from "./card-vault";
 import { generateCvv, generatePan, expiryFor } from "../domain/card-number";
 import { cardStatusAfter, CardStateError, type CardAction } from "../domain/card-status";
@@ -57,16 +58,12 @@ async function moveFunding(tx: Queryable, scope: Scope, from: string, to: string
   }
 }
 
-/** Funding needs a source, and cards take no conversion. */
-function checkFundingRequest(program: ProgramRow, r: CardRequest): void {
+/** Funding needs a source. */
+function checkFundingRequest(r: CardRequest): void {
   if (r.amount !== undefined && !r.debitSource)
     throw badRequest("Invalid request body: debitSource", [
       { path: "debitSource", message: "is required with amount" },
     ]);
-  if (r.debitCurrency && r.debitCurrency !== program.currency)
-    throw stateConflict(
-      `debitCurrency ${r.debitCurrency}: cards of program ${program.id} are in ${program.currency} and no conversion is offered`,
-    );
 }
 
 /**
@@ -95,10 +92,13 @@ async function fundingAccountFor(
 /**
  * Funds a card: moves `amount` from `debitSource` into the account the card spends from (its own account, or the
  * settlement account a settlement-account program's cards share). When `debitSource` is that very account the money
- * is already where the card spends it: nothing moves, but the account must hold the amount.
+ * is already where the card spends it: nothing moves, but the account must hold the amount. A `debitSource` in another
+ * currency than the card's converts at the quote `fxHash` names (fx/card-funding.ts).
  */
-async function fundCardAccount(tx: Queryable, scope: Scope, debitSource: string, card: CardRow, amount: number) {
-  const source = await requireMoneyAccount(tx, scope, debitSource, card.currency, "debitSource");
+async function fundCardAccount(tx: Queryable, scope: Scope, funding: DebitRequest, card: CardRow, amount: number) {
+  const source = await requireDebitSource(tx, scope, funding);
+  if (source.currency !== card.currency)
+    return fundAcrossCurrencies(tx, scope, { source, card, amount, fxHash: funding.fxHash });
   if (source.id !== card.funding_account_id)
     return moveFunding(tx, scope, source.id, card.funding_account_id, amount, card.id);
   const { available } = (await openLedger(tx, scope, { funded: [source.id] })).balance(source.id);
@@ -115,7 +115,7 @@ export async function createCard(ctx: CardContext, scope: Scope, body: unknown) 
       if (!program) throw notFound("Card program", r.program);
       if (program.status !== "live")
         throw stateConflict(`Card program ${program.id} is not live yet: cards can be issued once it is`);
-      checkFundingRequest(program, r);
+      checkFundingRequest(r);
       const id = newId("card");
       const account = await fundingAccountFor(tx, scope, program, r, id);
       const pan = generatePan(program.network, random);
@@ -136,7 +136,8 @@ export async function createCard(ctx: CardContext, scope: Scope, body: unknown) 
         controls: r.controls ?? {},
         metadata: r.metadata ?? {},
       });
-      if (r.amount !== undefined) await fundCardAccount(tx, scope, r.debitSource!, card, r.amount);
+      if (r.amount !== undefined)
+        await fundCardAccount(tx, scope, { ...r, debitSource: r.debitSource! }, card, r.amount);
       const record = toCardRecord(card);
       await recordIdempotentAnswer(tx, 201, { code: "success", data: record });
       return record;
@@ -209,13 +210,9 @@ export function resetPin(ctx: CardContext, scope: Scope, id: string, body: unkno
 export async function fundCard(db: Db, scope: Scope, id: string, body: unknown) {
   const request = validate(fundCardSchema, body);
   const card = await getCard(db, scope, id);
-  if (request.debitCurrency && request.debitCurrency !== card.currency)
-    throw stateConflict(
-      `debitCurrency ${request.debitCurrency}: card ${id} is in ${card.currency} and no conversion is offered`,
-    );
   return db.tx(async (tx) => {
     statusAfter((await findCard(tx, scope, id, true))!, "fund");
-    await fundCardAccount(tx, scope, request.debitSource, card, request.amount);
+    await fundCardAccount(tx, scope, request, card, request.amount);
     const balance = toBalanceRecord((await findAccount(tx, scope, card.funding_account_id))!);
     await recordIdempotentAnswer(tx, 200, { code: "success", data: balance });
     return balance;

@@ -15,7 +15,9 @@ export type AccountRole =
   /** The card network's side: where captured money goes, and reversals come from. Not funded by us. */
   | "network-clearing"
   /** Money entering from outside (pay-ins). Not funded by us. */
-  | "external";
+  | "external"
+  /** The other side of both legs of a currency conversion, one per currency: the platform's FX position. */
+  | "fx-conversion";
 
 export interface Balance {
   posted: number;
@@ -46,8 +48,9 @@ export const available = (b: Balance) => b.posted - b.held;
  */
 export const MAX_BALANCE = 1_000_000_000_000_000;
 
-/** Accounts that must never be spent below zero; clearing and external accounts mirror the outside world. */
-export const mustStayFunded = (role: AccountRole) => role !== "network-clearing" && role !== "external";
+/** Accounts that must never be spent below zero; the system accounts (clearing, external, FX) are not. */
+export const mustStayFunded = (role: AccountRole) =>
+  role !== "network-clearing" && role !== "external" && role !== "fx-conversion";
 
 function positive(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount <= 0)

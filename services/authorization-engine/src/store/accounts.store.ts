@@ -19,7 +19,7 @@ export interface AccountRow {
   settlement_account_id: string | null;
   status: string;
   deposit_account_number: string | null;
-  deposit_channels: Array<Record<string, string>>;
+  deposit_channels: DepositChannel[];
   metadata: Record<string, unknown>;
   posted: number;
   held: number;
@@ -52,16 +52,36 @@ export type NewAccount = Pick<AccountRow, "role" | "type" | "name" | "currency">
     depositChannel?: boolean;
   };
 
-const BANK = { bankName: "Cardhold Sandbox Bank", bankCode: "999", partner: "cardhold-sandbox" };
+/** The bank every deposit channel is at: the sandbox bank (code 000, as the original interface's sandbox shows). */
+const BANK = { bankName: "Cardhold Sandbox Bank", bankCode: "000", partner: "cardhold-sandbox" };
 const ACCOUNT_NUMBER_TRIES = 5;
 
 /** A fresh 10-digit NUBAN-style number; uniqueness is the database's (a collision is retried). */
 const accountNumber = () => String(randomInt(1_000_000_000, 10_000_000_000));
 
+/** A deposit channel as account records show it. */
+export interface DepositChannel {
+  type: "bank-account";
+  accountName: string;
+  accountNumber: string;
+  bankName: string;
+  bankCode: string;
+  partner: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function newDepositChannel(accountName: string, number: string, at: Date): DepositChannel {
+  const stamp = at.toISOString();
+  return { type: "bank-account", accountName, accountNumber: number, ...BANK, createdAt: stamp, updatedAt: stamp };
+}
+
 /**
- * Inserts an account; with a deposit channel it gets a unique 10-digit account number to receive pay-ins (a taken
- * number is skipped with ON CONFLICT, not an error, so this works inside a transaction). `onePerCurrency` makes the
- * insert a no-op (undefined) when the business already has this role's account in the currency.
+ * Inserts an account; with a deposit channel it gets a unique 10-digit account number to receive pay-ins. The number is
+ * claimed in engine.deposit_account_numbers in the same statement, and the account is inserted only if the claim
+ * succeeded: a taken number is skipped (ON CONFLICT), not an error, so this works inside a transaction.
+ * `onePerCurrency` makes the insert a no-op (undefined) when the business already has this role's account in the
+ * currency.
  */
 export async function insertAccount(
   db: Queryable,
@@ -70,17 +90,26 @@ export async function insertAccount(
   onePerCurrency = false,
 ): Promise<AccountRow | undefined> {
   const conflict = onePerCurrency
-    ? "ON CONFLICT (business_id, mode, currency, role) WHERE role IN ('settlement', 'network-clearing', 'external') DO NOTHING"
-    : "ON CONFLICT (deposit_account_number) DO NOTHING";
+    ? "ON CONFLICT (business_id, mode, currency, role) WHERE role IN ('settlement', 'network-clearing', 'external', 'fx-conversion') DO NOTHING"
+    : "";
   for (let attempt = 1; attempt <= ACCOUNT_NUMBER_TRIES; attempt++) {
+    const id = newId("account");
+    const at = new Date();
     const number = a.depositChannel ? accountNumber() : null;
-    const channels = number ? [{ type: "bank-account", accountName: a.name, accountNumber: number, ...BANK }] : [];
+    const channels = number ? [newDepositChannel(a.name, number, at)] : [];
     const { rows } = await db.query<AccountRow & Record<string, unknown>>(
-      `INSERT INTO engine.accounts (id, business_id, mode, role, type, name, currency, customer_id, reference,
+      `WITH claimed AS (
+         INSERT INTO engine.deposit_account_numbers (account_number, account_id, business_id, mode)
+         SELECT $11::text, $1::text, $2::text, $3::text WHERE $11::text IS NOT NULL
+         ON CONFLICT DO NOTHING RETURNING account_number)
+       INSERT INTO engine.accounts (id, business_id, mode, role, type, name, currency, customer_id, reference,
          settlement_account_id, deposit_account_number, deposit_channels, metadata, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now(), now()) ${conflict} RETURNING *`,
+       SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text,
+              $11::text, $12::jsonb, $13::jsonb, $14::timestamptz, $14::timestamptz
+        WHERE $11::text IS NULL OR EXISTS (SELECT 1 FROM claimed)
+       ${conflict} RETURNING *`,
       [
-        newId("account"),
+        id,
         scope.businessId,
         scope.mode,
         a.role,
@@ -93,11 +122,57 @@ export async function insertAccount(
         number,
         JSON.stringify(channels),
         a.metadata ?? {},
+        at,
       ],
     );
-    if (rows[0] || onePerCurrency) return rows[0];
+    if (rows[0]) return rows[0];
+    if (onePerCurrency) {
+      // The business's account of this role was made meanwhile: give back the number claimed for this one.
+      if (number) await db.query("DELETE FROM engine.deposit_account_numbers WHERE account_number = $1", [number]);
+      return undefined;
+    }
   }
   throw new Error(`no free deposit account number after ${ACCOUNT_NUMBER_TRIES} tries`);
+}
+
+/** Adds a deposit channel with a fresh number to an account the caller locked; answers the updated account row. */
+export async function addDepositChannel(
+  db: Queryable,
+  scope: Scope,
+  account: Pick<AccountRow, "id" | "name">,
+): Promise<AccountRow> {
+  for (let attempt = 1; attempt <= ACCOUNT_NUMBER_TRIES; attempt++) {
+    const number = accountNumber();
+    const claimed = await db.query(
+      `INSERT INTO engine.deposit_account_numbers (account_number, account_id, business_id, mode)
+       VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+      [number, account.id, scope.businessId, scope.mode],
+    );
+    if (claimed.rowCount !== 1) continue;
+    const channel = newDepositChannel(account.name, number, new Date());
+    const { rows } = await db.query<AccountRow & Record<string, unknown>>(
+      `UPDATE engine.accounts SET deposit_channels = deposit_channels || $4::jsonb, updated_at = now()
+        WHERE id = $1 AND business_id = $2 AND mode = $3 RETURNING *`,
+      [account.id, scope.businessId, scope.mode, JSON.stringify([channel])],
+    );
+    return rows[0]!;
+  }
+  throw new Error(`no free deposit account number after ${ACCOUNT_NUMBER_TRIES} tries`);
+}
+
+/** Replaces the deposit channels of an account the caller locked; answers the updated account row. */
+export async function replaceDepositChannels(
+  db: Queryable,
+  scope: Scope,
+  accountId: string,
+  channels: DepositChannel[],
+): Promise<AccountRow> {
+  const { rows } = await db.query<AccountRow & Record<string, unknown>>(
+    `UPDATE engine.accounts SET deposit_channels = $4::jsonb, updated_at = now()
+      WHERE id = $1 AND business_id = $2 AND mode = $3 RETURNING *`,
+    [accountId, scope.businessId, scope.mode, JSON.stringify(channels)],
+  );
+  return rows[0]!;
 }
 
 export async function findAccount(db: Queryable, scope: Scope, id: string): Promise<AccountRow | undefined> {
@@ -122,7 +197,8 @@ export async function findAccountByNumber(
   number: string,
 ): Promise<AccountRow | undefined> {
   const { rows } = await db.query<AccountRow & Record<string, unknown>>(
-    `SELECT * FROM engine.business_accounts WHERE deposit_account_number = $1 AND business_id = $2 AND mode = $3`,
+    `SELECT a.* FROM engine.deposit_account_numbers n JOIN engine.business_accounts a ON a.id = n.account_id
+      WHERE n.account_number = $1 AND n.business_id = $2 AND n.mode = $3`,
     [number, scope.businessId, scope.mode],
   );
   return rows[0];
@@ -140,11 +216,11 @@ export async function findReferencedAccount(
   return rows[0];
 }
 
-/** The system account of a role (network-clearing, external) for a currency, created on first use. */
+/** The system account of a role (network-clearing, external, fx-conversion) for a currency, created on first use. */
 export async function systemAccount(
   db: Queryable,
   scope: Scope,
-  role: "network-clearing" | "external",
+  role: "network-clearing" | "external" | "fx-conversion",
   currency: string,
 ): Promise<string> {
   return oneAccountPerCurrency(db, scope, { role, type: "system", name: `${role} (${currency})`, currency });

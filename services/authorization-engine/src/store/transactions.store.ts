@@ -32,6 +32,8 @@ export const transactionResource = scopedResource(
     mcc: { type: "string", column: "mcc" },
     networkData: { type: "object", column: "network_data" },
     createdAt: { type: "date", column: "created_at", sortable: true },
+    /** A transaction never changes once made: its updatedAt is its createdAt. */
+    updatedAt: { type: "date", column: "created_at", sortable: true },
   },
   { relations: { authorization: "authorization", card: "card", customer: "customer" } },
 );

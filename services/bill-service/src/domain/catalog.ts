@@ -227,20 +227,4 @@ export function findCategory(id: string): BillCategory | undefined {
   return CATEGORIES.find((c) => c.id === id);
 }
 
-export interface ProductFilter {
-  category?: string;
-  currency?: string;
-  biller?: string;
-}
-
-/** Products matching every given field, in catalog order. */
-export function filterProducts(filter: ProductFilter): BillProduct[] {
-  return PRODUCTS.filter(
-    (p) =>
-      (filter.category === undefined || p.category === filter.category) &&
-      (filter.currency === undefined || p.currency === filter.currency) &&
-      (filter.biller === undefined || p.biller === filter.biller),
-  );
-}
-
 export const categoryIds = (): CategoryId[] => CATEGORIES.map((c) => c.id);

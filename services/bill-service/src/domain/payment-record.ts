@@ -57,7 +57,8 @@ export function toPaymentRecord(row: PaymentRow) {
     fees: row.fee,
     feeBreakdown: row.fee_breakdown,
     account: row.account,
-    fundingSource: row.funding_source,
+    // The original interface shows the account id (equal to `account`); null until the ledger named the default.
+    fundingSource: row.funding_source.account ?? row.account,
     method: "bill" as const,
     methodData: row.method_data,
     customer: row.customer,

@@ -1,55 +1,57 @@
 import type { Express, Request } from "express";
 import { CURRENCIES } from "@cardhold/contracts";
-import { badRequest, notFound, type FieldProblem } from "@cardhold/platform";
+import type { Db } from "@cardhold/db";
+import { badRequest, listResource, notFound, requestContext, type FieldProblem } from "@cardhold/platform";
 import { CATEGORY_IDS } from "../domain/bill-product";
-import { CATEGORIES, filterProducts, findProduct, type ProductFilter } from "../domain/catalog";
+import { CATEGORIES, findProduct } from "../domain/catalog";
+import { billProductResource, catalogQueryable, type BillProductRow } from "../store/bill-products.store";
 
-const ALLOWED: Record<keyof ProductFilter, readonly string[]> = {
+/** The plain filters the product list took first (`?category=electricity`), accepted beside the query language. */
+const PLAIN_FILTERS: Record<"category" | "currency" | "biller", readonly string[]> = {
   category: CATEGORY_IDS,
   currency: CURRENCIES,
   biller: [],
 };
-const FLAGS = ["countTotal"];
 
-/** The catalog is small and static: filters are plain query parameters; anything else is refused, not ignored. */
-function productFilter(req: Request): { filter: ProductFilter; countTotal: boolean } {
+/** The plain filters given, as fixed conditions of the list (undefined: none); a value that cannot match is a 400. */
+function plainFilters(req: Request): Record<string, string> | undefined {
   const problems: FieldProblem[] = [];
-  const filter: ProductFilter = {};
-  for (const [name, value] of Object.entries(req.query)) {
-    if (FLAGS.includes(name)) continue;
-    if (!Object.hasOwn(ALLOWED, name)) {
-      problems.push({
-        path: name,
-        message: `is not a parameter of this list (use ${[...Object.keys(ALLOWED), ...FLAGS].join(", ")})`,
-      });
-      continue;
-    }
-    const allowed = ALLOWED[name as keyof ProductFilter];
+  const fixed: Record<string, string> = {};
+  for (const [name, allowed] of Object.entries(PLAIN_FILTERS)) {
+    const value = req.query[name];
+    if (value === undefined) continue;
     if (typeof value !== "string") problems.push({ path: name, message: "must be given once, as text" });
     else if (allowed.length > 0 && !allowed.includes(value))
       problems.push({ path: name, message: `must be one of ${allowed.join(", ")}` });
-    else filter[name as keyof ProductFilter] = value;
+    else fixed[name] = value;
   }
   if (problems.length > 0) throw badRequest(`Invalid query: ${problems.map((p) => p.path).join(", ")}`, problems);
-  const flag = req.query.countTotal;
-  return { filter, countTotal: flag !== undefined && flag !== "false" };
+  return Object.keys(fixed).length > 0 ? fixed : undefined;
 }
 
-const listBody = <T>(data: readonly T[], countTotal: boolean) => ({
-  code: "success" as const,
-  data,
-  metadata: countTotal ? { hasMore: false, totalCount: data.length } : { hasMore: false },
-});
-
-export function catalogRoutes(app: Express): void {
+export function catalogRoutes(app: Express, db: Db): void {
   app.get("/tools/bills/categories", (req, res) => {
     const flag = req.query.countTotal;
-    res.json(listBody(CATEGORIES, flag !== undefined && flag !== "false"));
+    const countTotal = flag !== undefined && flag !== "false";
+    res.json({
+      code: "success" as const,
+      data: CATEGORIES,
+      metadata: countTotal ? { hasMore: false, totalCount: CATEGORIES.length } : { hasMore: false },
+    });
   });
 
-  app.get("/tools/bills/products", (req, res) => {
-    const { filter, countTotal } = productFilter(req);
-    res.json(listBody(filterProducts(filter), countTotal));
+  /** The list query language (filter, sort, select, limit, after …) as on every list, and the plain filters. */
+  app.get("/tools/bills/products", async (req, res) => {
+    const scope = requestContext(req);
+    res.json(
+      await listResource<BillProductRow>(req, {
+        db: catalogQueryable(db, scope),
+        spec: billProductResource,
+        scope,
+        toRecord: (row) => row.record,
+        within: plainFilters(req),
+      }),
+    );
   });
 
   app.get("/tools/bills/products/:id", (req, res) => {

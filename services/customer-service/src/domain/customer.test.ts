@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@cardhold/platform";
-import { parseCustomerRequest, storedClaims, toCustomerRecord } from "./customer";
+import { claimsRecord, parseCustomerRequest, storedClaims, toCustomerRecord } from "./customer";
 
 const individual = {
   name: "Ciroma C Adekunle",
@@ -110,5 +110,33 @@ describe("customer record", () => {
     expect(record.verifications).toEqual([{ type: "tier-2", status: "verified" }]);
     expect(record.createdAt).toBe("2023-03-14T23:21:12.882Z");
     expect(record.object).toBe("customer");
+  });
+});
+
+describe("claims as records show them", () => {
+  const address = { city: "Yaba", state: "NG-LA", countryCode: "NG", addressLineOne: "100 herbert macaulay road" };
+  it.each<[string, "individual" | "business", Record<string, unknown>, Record<string, unknown>]>([
+    [
+      'an individual\'s address without postalCode gets ""',
+      "individual",
+      { individualAddress: address },
+      { individualAddress: { ...address, postalCode: "" } },
+    ],
+    [
+      'a stored null postalCode becomes ""',
+      "individual",
+      { individualAddress: { ...address, postalCode: null } },
+      { individualAddress: { ...address, postalCode: "" } },
+    ],
+    [
+      "a given postalCode stays",
+      "individual",
+      { individualAddress: { ...address, postalCode: "11041" } },
+      { individualAddress: { ...address, postalCode: "11041" } },
+    ],
+    ["no address: none is made up", "individual", { individualInformation: {} }, { individualInformation: {} }],
+    ["a business address is left as it is", "business", { businessAddress: address }, { businessAddress: address }],
+  ])("%s", (_case, type, claims, expected) => {
+    expect(claimsRecord(type, claims)).toEqual(expected);
   });
 });

@@ -52,6 +52,17 @@ export interface CustomerRow {
   updated_at: Date;
 }
 
+/**
+ * The claims as records show them: an individual's address always carries `postalCode` (the original interface has it
+ * in every customer response but never asks for it), "" when it was never given — not a made-up code. A customer
+ * without an address gets no address.
+ */
+export function claimsRecord(type: CustomerRow["type"], claims: Record<string, unknown>): Record<string, unknown> {
+  const address = claims.individualAddress as Record<string, unknown> | undefined;
+  if (type !== "individual" || !address || typeof address.postalCode === "string") return claims;
+  return { ...claims, individualAddress: { ...address, postalCode: "" } };
+}
+
 /** The public record, fields in the order the original interface shows them. */
 export function toCustomerRecord(row: CustomerRow): CustomerRecord {
   return {
@@ -59,7 +70,7 @@ export function toCustomerRecord(row: CustomerRow): CustomerRecord {
     reference: row.reference,
     type: row.type,
     status: row.status,
-    claims: row.claims,
+    claims: claimsRecord(row.type, row.claims),
     verifications: row.verifications.map((type) => ({ type: type as "tier-1", status: "verified" as const })),
     metadata: row.metadata,
     createdAt: row.created_at.toISOString(),

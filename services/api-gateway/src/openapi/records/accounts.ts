@@ -4,6 +4,17 @@ import { currencySchema } from "@cardhold/contracts";
 import { named } from "../schema";
 import { idOf, metadata, minorUnits, time } from "./common";
 
+const depositChannelRecord = z.object({
+  type: z.literal("bank-account"),
+  accountName: z.string().describe("The account's name, or its customer's full name after update-account-name"),
+  accountNumber: z.string().describe("10 digits; a pay-in to it credits the account"),
+  bankName: z.string(),
+  bankCode: z.string().describe("000: the sandbox bank"),
+  partner: z.string(),
+  createdAt: time,
+  updatedAt: time,
+});
+
 export const accountRecord = named(
   "Account",
   z.object({
@@ -17,16 +28,7 @@ export const accountRecord = named(
     reference: z.string().optional(),
     settlementAccount: idOf("ac.", "A virtual account's settlement account").optional(),
     isDefault: z.boolean().describe("The business's default (settlement) account in its currency"),
-    depositChannels: z.array(
-      z.object({
-        type: z.literal("bank-account"),
-        accountName: z.string(),
-        accountNumber: z.string().describe("10 digits"),
-        bankName: z.string(),
-        bankCode: z.string(),
-        partner: z.string(),
-      }),
-    ),
+    depositChannels: z.array(depositChannelRecord).describe("Where money is paid in; see POST deposit-channels"),
     metadata,
     createdAt: time,
     updatedAt: time,

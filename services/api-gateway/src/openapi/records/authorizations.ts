@@ -18,6 +18,41 @@ const networkData = z
   })
   .partial();
 
+/** The network's request as GET shows it, built from what the platform knows of it; "" where it sent nothing. */
+const networkRequestBody = z.object({
+  requestId: z.string().describe("The network's reference of the request (networkData.reference)"),
+  amount: minorUnits("The amount asked"),
+  walletId: idOf("ac.", "The funding account"),
+  transactionReference: z.string().describe("networkData.txnReference"),
+  mac: z.string().describe('"" in test mode: the simulated network signs nothing'),
+  acquiringInstitutionId: z.string().describe('"" when the network named none (test mode)'),
+  terminalId: z.string(),
+  terminalType: z.string().describe("The channel the network named, e.g. pos"),
+  merchantId: z.string().describe('The merchant id (`mch.…`), "" when none'),
+  currencyCode: z.string().describe('ISO 4217 numeric code of the currency, e.g. "566" for NGN'),
+  cardAcceptorNameLocation: z.string(),
+  transactionDateTime: time,
+});
+
+/** The platform's answer to the network, once it decided. */
+const networkResponseBody = z.object({
+  amount: minorUnits("The authorization's amount"),
+  mac: z.string().describe('""'),
+  name: z.string().describe('The card holder name a check was answered with, else ""'),
+  requestId: z.string(),
+  responseCode: z
+    .string()
+    .describe("ISO 8583: 00 approved, 51 insufficient funds, 57 spending control, 91 no answer in time, 05 other …"),
+  transactionReference: z.string(),
+});
+
+/** GET /card-authorizations adds the network's messages to networkData, as the original interface shows them. */
+const authorizationNetworkData = networkData.extend({
+  rnn: z.string().optional().describe("The same as rrn (the original interface's spelling on GET)"),
+  requestBody: networkRequestBody.optional(),
+  responseBody: networkResponseBody.optional().describe("Absent while the authorization is pending"),
+});
+
 export const authorizationRecord = named(
   "CardAuthorization",
   z.object({
@@ -48,7 +83,7 @@ export const authorizationRecord = named(
     reserved: z.boolean().describe("Funds are held for it"),
     cardBalance: minorUnits("From an approved check's answer").optional(),
     cardHolderName: z.string().optional().describe("From an approved check's answer"),
-    networkData,
+    networkData: authorizationNetworkData,
     metadata,
     createdAt: time,
     updatedAt: time,
@@ -72,5 +107,6 @@ export const transactionRecord = named(
     mcc: z.string().optional(),
     networkData,
     createdAt: time,
+    updatedAt: time.describe("A transaction never changes: the same as createdAt"),
   }),
 );

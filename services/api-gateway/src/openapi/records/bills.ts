@@ -21,10 +21,10 @@ export const paymentRecord = named(
     fees: minorUnits("Fee on top of the amount; the debit is amount + fees"),
     feeBreakdown: z.array(z.object({ amount: z.number().int(), group: z.string(), type: z.string() })),
     account: idOf("ac.", "The account debited, once the ledger answered").nullable(),
-    fundingSource: z.object({
-      type: z.literal("account"),
-      account: idOf("ac.", "The debit source; null: the default account").nullable(),
-    }),
+    fundingSource: idOf(
+      "ac.",
+      "The account debited: the debitSource, else the default account (equal to account; null until the ledger named it)",
+    ).nullable(),
     method: z.literal("bill"),
     methodData: z.object({
       product: idOf("bp.", "Bill product id"),
