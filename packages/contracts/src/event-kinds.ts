@@ -6,5 +6,7 @@ export const EVENT_KINDS = [
   "card.transaction.created",
   "payment.bill.completed",
   "payment.bill.failed",
+  /** A delayed request (202 request-accepted) got its answer, or failed; data is the request record. */
+  "request.completed",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];

@@ -10,6 +10,7 @@ import {
   insertApiKey,
   listApiKeys,
   revokeApiKey,
+  setDelayedRequests,
   touchApiKeys,
   type ApiKeyRecordRow,
 } from "./store/api-keys.store";
@@ -24,7 +25,16 @@ export const createKeySchema = z.strictObject({
     .min(1, "must list at least one permission; leave it out for a full-access key")
     .refine((list) => new Set(list).size === list.length, "must not repeat a permission")
     .optional(),
+  delayedRequests: z
+    .boolean()
+    .describe(
+      "A write that takes longer than the gateway's threshold answers 202 request-accepted (GET /requests/{id})",
+    )
+    .optional(),
 });
+
+/** The one setting of a key that can change after it was made. */
+export const updateKeySchema = z.strictObject({ delayedRequests: z.boolean() });
 
 export interface Caller {
   keyId: string;
@@ -32,6 +42,8 @@ export interface Caller {
   mode: Mode;
   /** null: full access. */
   permissions: KeyPermissions;
+  /** A slow write answers 202 and finishes in the background (src/delayed-requests.ts); off: it fails fast. */
+  delayedRequests: boolean;
 }
 
 /**
@@ -50,6 +62,7 @@ export interface ApiKeyView {
   name: string | null;
   last4: string;
   permissions: Permission[] | null;
+  delayedRequests: boolean;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -63,6 +76,7 @@ function view(row: ApiKeyRecordRow): ApiKeyView {
     name: row.name,
     last4: row.last4,
     permissions: row.permissions,
+    delayedRequests: row.delayed_requests,
     createdAt: row.created_at.toISOString(),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
     revokedAt: row.revoked_at?.toISOString() ?? null,
@@ -102,7 +116,13 @@ export function apiKeyUseCases(db: Db, logger?: Logger) {
     // Stamped before the query: the answer reflects the database as of no earlier than this instant.
     const readAt = Date.now();
     const row = await findActiveKey(db, hash);
-    const caller = row && { keyId: row.id, businessId: row.business_id, mode: row.mode, permissions: row.permissions };
+    const caller = row && {
+      keyId: row.id,
+      businessId: row.business_id,
+      mode: row.mode,
+      permissions: row.permissions,
+      delayedRequests: row.delayed_requests,
+    };
     if (cache.size >= MAX_ENTRIES) cache.clear();
     cache.set(hash, { caller, until: readAt + KEY_CACHE_MS });
     return caller;
@@ -116,7 +136,7 @@ export function apiKeyUseCases(db: Db, logger?: Logger) {
   const issueKey = async (
     q: Queryable,
     businessId: string,
-    input: { mode: Mode; name?: string; permissions?: Permission[] },
+    input: { mode: Mode; name?: string; permissions?: Permission[]; delayedRequests?: boolean },
   ) => {
     const key = generateApiKey(input.mode);
     const row = await insertApiKey(q, {
@@ -127,6 +147,7 @@ export function apiKeyUseCases(db: Db, logger?: Logger) {
       last4: key.slice(-4),
       name: input.name,
       permissions: input.permissions ?? null,
+      delayedRequests: input.delayedRequests ?? false,
     });
     return { ...view(row), key };
   };
@@ -152,6 +173,16 @@ export function apiKeyUseCases(db: Db, logger?: Logger) {
       if (!revoked) throw notFound("API key", keyId);
       cache.delete(revoked.hash);
       return view(revoked.record);
+    },
+
+    /** Turns the key's delayed requests on or off: here at once, on other instances within KEY_CACHE_MS. */
+    async updateKey(businessId: string, keyId: string, body: unknown): Promise<ApiKeyView> {
+      const input = validate(updateKeySchema, body);
+      await requireBusiness(businessId);
+      const updated = await setDelayedRequests(db, businessId, keyId, input.delayedRequests);
+      if (!updated) throw notFound("API key", keyId);
+      cache.delete(updated.hash);
+      return view(updated.record);
     },
 
     /**

@@ -8,7 +8,7 @@ import { announcedSigningKeySealer, newId, validate } from "@cardhold/platform";
 import { apiKeyUseCases } from "./api-keys";
 import { insertBusiness, SCHEMA } from "./store/businesses.store";
 
-export { createKeySchema, type Caller } from "./api-keys";
+export { createKeySchema, updateKeySchema, type Caller } from "./api-keys";
 
 export const createBusinessSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -70,6 +70,7 @@ export function businessUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, secre
     createKey: keys.createKey,
     listKeys: keys.listKeys,
     revokeKey: keys.revokeKey,
+    updateKey: keys.updateKey,
     authenticate: keys.authenticate,
   };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DATA_KEY_PATTERN, runServiceProcess } from "@cardhold/platform";
-import { createService, NAME, RATE_LIMIT_SETTINGS, rateLimitsFrom } from "./service";
+import { createService, DELAYED_REQUEST_SETTINGS, NAME, RATE_LIMIT_SETTINGS, rateLimitsFrom } from "./service";
 
 const url = z.url();
 
@@ -21,6 +21,8 @@ await runServiceProcess({
     BILL_SERVICE_URL: url.default("http://127.0.0.1:8085"),
     /** Requests a second and bursts, per API key and per business (README, "Limits"). */
     ...RATE_LIMIT_SETTINGS,
+    /** When a write of a key with delayedRequests on is answered 202 (README, "Delayed requests"). */
+    ...DELAYED_REQUEST_SETTINGS,
   },
   create: (deps, config) =>
     createService({
@@ -28,6 +30,7 @@ await runServiceProcess({
       operatorToken: config.OPERATOR_TOKEN,
       secretsKey: config.SECRETS_KEY,
       rateLimits: rateLimitsFrom(config),
+      delayedRequestAfterMs: config.DELAYED_REQUEST_AFTER_MS,
       upstreams: {
         "customer-service": config.CUSTOMER_SERVICE_URL,
         "webhook-registry": config.WEBHOOK_REGISTRY_URL,

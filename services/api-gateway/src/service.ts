@@ -9,13 +9,18 @@ import {
   type ServiceDeps,
   migrationsOf,
 } from "@cardhold/platform";
+import { billingUseCases } from "./billings";
 import { businessUseCases, type BusinessUseCases } from "./businesses";
+import { DEFAULT_DELAYED_REQUEST_AFTER_MS } from "./delayed-request-settings";
+import { delayedRequests } from "./delayed-requests";
 import { adminRoutes } from "./http/admin-routes";
+import { billingAdminRoutes, billingRoutes } from "./http/billings-routes";
 import { authenticate } from "./http/authenticate";
 import { authorize } from "./http/authorize";
 import { logsRoutes } from "./http/logs-routes";
 import { createProxy, type UpstreamTarget } from "./http/proxy";
 import { createRequestLog } from "./http/request-log";
+import { requestsRoutes } from "./http/requests-routes";
 import { rateLimiting } from "./rate-limits";
 import type { RateLimits } from "./rate-limit-settings";
 import { openApiDocument } from "./openapi/document";
@@ -23,6 +28,7 @@ import { docsRoutes } from "./openapi/docs-routes";
 import { ownerOf, type Upstream } from "./routing";
 export type { Upstream } from "./routing";
 export { DEFAULT_RATE_LIMITS, RATE_LIMIT_SETTINGS, rateLimitsFrom, type RateLimits } from "./rate-limit-settings";
+export { DEFAULT_DELAYED_REQUEST_AFTER_MS, DELAYED_REQUEST_SETTINGS } from "./delayed-request-settings";
 import { SCHEMA } from "./store/businesses.store";
 
 export const NAME = "api-gateway";
@@ -36,6 +42,8 @@ export interface GatewayDeps extends ServiceDeps {
   secretsKey: string;
   /** The default limits per key and per business; undefined enforces none (tests of other features). */
   rateLimits?: RateLimits;
+  /** DELAYED_REQUEST_AFTER_MS: when a write of a key with delayedRequests on is answered 202 (default 10 s). */
+  delayedRequestAfterMs?: number;
 }
 
 export interface GatewayService extends Service {
@@ -53,6 +61,14 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
   const requestLog = createRequestLog(deps.db, deps.logger);
   const doc = openApiDocument();
   const limits = rateLimiting(deps);
+  const delayed = delayedRequests({
+    db: deps.db,
+    relay,
+    logger: deps.logger,
+    proxy,
+    afterMs: deps.delayedRequestAfterMs ?? DEFAULT_DELAYED_REQUEST_AFTER_MS,
+  });
+  const billings = billingUseCases(deps.db);
 
   const app = createHttpApp({
     name: NAME,
@@ -67,14 +83,18 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
       docsRoutes(app, doc);
       adminRoutes(app, businesses, deps.operatorToken);
       limits.adminRoutes(app);
+      billingAdminRoutes(app, billings, deps.operatorToken);
       // Refused requests are not logged: a flood must not turn into as many writes.
       app.use(authenticate(businesses), limits.middleware, requestLog.middleware, authorize());
       logsRoutes(app, deps.db, requestLog);
+      requestsRoutes(app, delayed);
+      billingRoutes(app, deps.db, billings);
       app.use(async (req, res, next) => {
         const owner = ownerOf(req.path);
         if (!owner) throw new AppError(404, "not-found", `No route for ${req.method} ${req.path}`);
         idempotencyKeyOf(req); // a bad Idempotency-Key is a 400 here, before it travels
-        await proxy.forward(req, res, next, owner);
+        if (delayed.applies(req)) await delayed.forward(req, res, owner);
+        else await proxy.forward(req, res, next, owner);
       });
     },
   });
@@ -86,8 +106,10 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
     async start() {
       relay.start();
       await limits.start();
+      delayed.start();
     },
     async stop() {
+      await delayed.stop();
       await relay.stop();
       await limits.stop();
       await proxy.close();

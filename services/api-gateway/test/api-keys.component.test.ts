@@ -100,6 +100,7 @@ describe("the admin key API", () => {
     for (const key of listed) {
       expect(Object.keys(key).sort()).toEqual([
         "createdAt",
+        "delayedRequests",
         "id",
         "last4",
         "lastUsedAt",

@@ -25,6 +25,7 @@ export interface Harness {
   pg: TestDatabase;
   /** The SQL text of every statement the gateways sent. */
   statements: string[];
+  bus: MemoryBus;
   /** Two gateway instances on one database, as in the distributed mode. */
   gateways: [Gateway, Gateway];
   forwarded: Forwarded[];
@@ -34,12 +35,29 @@ export interface Harness {
 /**
  * One stand-in for every service behind the gateway: records what reached it and answers 200 (201 for a POST);
  * `GET /cards/:id/secrets` answers a made-up PAN and CVV (not to be cached), `…/logs/csv` a download, and
- * `POST /events/evt.busy/retry` a 409 with Retry-After.
+ * `POST /events/evt.busy/retry` a 409 with Retry-After. Any request with `?delayMs=N` answers N ms late (its data
+ * says so), and with `?status=4xx|5xx` answers that status with an error body.
  */
 function fakeUpstream(forwarded: Forwarded[]) {
   const app = express();
+  app.use(async (req, _res, next) => {
+    const delayMs = Number(req.query.delayMs ?? 0);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    next();
+  });
   app.use((req, res) => {
     forwarded.push({ method: req.method, url: req.originalUrl, keyId: req.header("x-key-id") });
+    const status = Number(req.query.status ?? 0);
+    if (status >= 400) {
+      res.status(status).json({ statusCode: status, code: "made-to-fail", message: `answered ${status} on request` });
+      return;
+    }
+    if (req.query.delayMs) {
+      res
+        .status(req.method === "POST" ? 201 : 200)
+        .json({ code: "success", data: { delayedMs: Number(req.query.delayMs) } });
+      return;
+    }
     if (/^\/cards\/[^/]+\/secrets$/i.test(req.path)) {
       res.set("cache-control", "no-store").json({ code: "success", data: { pan: "5061000000000001", cvv: "123" } });
       return;
@@ -58,7 +76,9 @@ function fakeUpstream(forwarded: Forwarded[]) {
 }
 
 /** The gateway in-process twice over one embedded-Postgres database, in front of a fake upstream. */
-export async function startHarness(options: { rateLimits?: RateLimits } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { rateLimits?: RateLimits; delayedRequestAfterMs?: number } = {},
+): Promise<Harness> {
   const logger = createLogger("api-gateway", "silent");
   const pg = await createTestDatabase();
   const statements: string[] = [];
@@ -88,6 +108,7 @@ export async function startHarness(options: { rateLimits?: RateLimits } = {}): P
       upstreams,
       secretsKey: newDataKey(),
       rateLimits: options.rateLimits,
+      delayedRequestAfterMs: options.delayedRequestAfterMs,
     });
     await service.start();
     const http = await listen(service.app, 0);
@@ -98,6 +119,7 @@ export async function startHarness(options: { rateLimits?: RateLimits } = {}): P
   const second = await start();
   return {
     pg,
+    bus,
     statements,
     gateways: [first, second],
     forwarded,

@@ -37,6 +37,14 @@ export function adminRoutes(app: Express, businesses: BusinessUseCases, operator
     res.status(201).json({ code: "success", data: await businesses.createKey(req.params.id as string, req.body) });
   });
 
+  /** Changes a key's delayed requests: on this gateway at once, on every gateway within a second. */
+  app.patch("/admin/businesses/:id/keys/:keyId", guard, async (req, res) => {
+    res.json({
+      code: "success",
+      data: await businesses.updateKey(req.params.id as string, req.params.keyId as string, req.body),
+    });
+  });
+
   /** Revokes (idempotent): 401 on this gateway at once, on every gateway within a second. */
   app.delete("/admin/businesses/:id/keys/:keyId", guard, async (req, res) => {
     res.json({

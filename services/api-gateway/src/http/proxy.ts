@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from "express";
 import { Agent, request } from "undici";
 import { AppError, INTERNAL_HEADERS, receivedAt, REPLAYED_HEADER } from "@cardhold/platform";
 import type { Upstream } from "../routing";
+import { captureInProcess } from "./in-process-answer";
 
 /**
  * A service in this process (the all-in-one): its own Express app, handed the request without a socket. It runs the
@@ -12,6 +13,13 @@ export type InProcessUpstream = (req: Request, res: Response, done: NextFunction
 
 /** Where a service is reached: its internal HTTP address, or its app in this process. */
 export type UpstreamTarget = string | InProcessUpstream;
+
+/** An owning service's answer, held before it is sent (a delayed request's, src/delayed-requests.ts). */
+export interface UpstreamAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: Buffer;
+}
 
 export interface ProxyOptions {
   upstreams: Record<Upstream, UpstreamTarget>;
@@ -57,7 +65,7 @@ export function createProxy(opts: ProxyOptions) {
     bodyTimeout: opts.timeoutMs ?? 30_000,
   });
 
-  const overHttp = async (req: Request, res: Response, upstream: Upstream, url: string) => {
+  const fetchOverHttp = async (req: Request, upstream: Upstream, url: string): Promise<UpstreamAnswer> => {
     let answer;
     try {
       answer = await request(url + req.originalUrl, {
@@ -71,6 +79,10 @@ export function createProxy(opts: ProxyOptions) {
       throw new AppError(503, "service-unavailable", `${upstream} is unavailable, try again shortly`);
     }
     const body = Buffer.from(await answer.body.arrayBuffer());
+    return { statusCode: answer.statusCode, headers: answer.headers, body };
+  };
+
+  const send = (res: Response, answer: UpstreamAnswer) => {
     const contentType = answer.headers["content-type"];
     res.status(answer.statusCode);
     if (typeof contentType === "string") res.type(contentType);
@@ -78,8 +90,8 @@ export function createProxy(opts: ProxyOptions) {
       const value = answer.headers[name];
       if (value !== undefined) res.setHeader(name, value);
     }
-    res.loggedBody = body;
-    res.send(body);
+    res.loggedBody = answer.body;
+    res.send(answer.body);
   };
 
   /**
@@ -99,9 +111,17 @@ export function createProxy(opts: ProxyOptions) {
 
   const forward = async (req: Request, res: Response, next: NextFunction, upstream: Upstream) => {
     const target = opts.upstreams[upstream];
-    if (typeof target === "string") await overHttp(req, res, upstream, target);
+    if (typeof target === "string") send(res, await fetchOverHttp(req, upstream, target));
     else inProcess(req, res, next, target);
   };
 
-  return { forward, close: () => agent.close() };
+  /** The owning service's answer as a value, for the caller to send (or to keep, when it answered 202 meanwhile). */
+  const answerOf = async (req: Request, upstream: Upstream): Promise<UpstreamAnswer> => {
+    const target = opts.upstreams[upstream];
+    if (typeof target === "string") return fetchOverHttp(req, upstream, target);
+    req.headers = upstreamHeaders(req, opts.internalToken) as IncomingHttpHeaders;
+    return captureInProcess(req, target);
+  };
+
+  return { forward, answerOf, send, close: () => agent.close() };
 }

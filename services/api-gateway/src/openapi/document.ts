@@ -1,9 +1,12 @@
 import { billPaths } from "./bill-paths";
 import { enginePaths } from "./card-paths";
 import { feePaths } from "./fee-paths";
+import { fxPaths } from "./fx-paths";
+import { merchantPaths } from "./merchant-paths";
 import { finishPaths } from "./finish";
 import { withIdempotencyKeys } from "./idempotency";
 import { customerPaths, gatewayPaths } from "./platform-paths";
+import { requestPaths } from "./request-paths";
 import { ERROR_RESPONSES } from "./responses";
 import { componentSchemas, type Json } from "./schema";
 import { TAGS } from "./tags";
@@ -43,8 +46,11 @@ export function openApiDocument(): Json {
       ...eventPaths(),
       ...enginePaths(),
       ...feePaths(),
+      ...fxPaths(),
+      ...merchantPaths(),
       ...billPaths(),
       ...gatewayPaths(),
+      ...requestPaths(),
     }),
   );
   const deliveries = webhooks();

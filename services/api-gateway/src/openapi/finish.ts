@@ -3,6 +3,7 @@
  * answers the gateway gives any operation of its kind. An operation's own answers win over these.
  */
 import { pathParameters } from "./parameters";
+import { requestAccepted } from "./request-paths";
 import { error } from "./responses";
 import type { Json, Paths } from "./schema";
 import { tagOf } from "./tags";
@@ -12,11 +13,15 @@ const isAdmin = (op: Json) => ((op.security as Json[] | undefined) ?? []).some((
 /** The tenant's operations, but for the simulation (the card network's side): see src/http/rate-limit.ts. */
 const isLimited = (path: string, op: Json) => !isAdmin(op) && !path.startsWith("/simulation/");
 
-function standardResponses(path: string, op: Json, parameters: Json[]): Json {
+/** A tenant's write, which a key with delayedRequests on may get answered 202 (src/delayed-requests.ts). */
+const isDelayable = (method: string, op: Json) => !isAdmin(op) && method !== "get";
+
+function standardResponses(path: string, method: string, op: Json, parameters: Json[]): Json {
   const admin = isAdmin(op);
   const takesInput = op.requestBody !== undefined || parameters.some((p) => p.in === "query");
   const namesIds = parameters.some((p) => p.in === "path");
   return {
+    ...(isDelayable(method, op) && { "202": requestAccepted() }),
     ...(takesInput && { "400": error("BadRequest") }),
     "401": admin ? error("OperatorUnauthorized") : error("Unauthorized"),
     ...(!admin && { "403": error("Forbidden") }),
@@ -34,7 +39,7 @@ function standardResponses(path: string, op: Json, parameters: Json[]): Json {
 const ordered = (responses: Json): Json =>
   Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 
-function finishOperation(path: string, op: Json): Json {
+function finishOperation(path: string, method: string, op: Json): Json {
   const parameters = [...pathParameters(path), ...((op.parameters as Json[] | undefined) ?? [])];
   const { summary, description, requestBody, responses, ...rest } = op;
   return {
@@ -44,7 +49,7 @@ function finishOperation(path: string, op: Json): Json {
     ...rest,
     ...(parameters.length > 0 && { parameters }),
     ...(requestBody !== undefined && { requestBody }),
-    responses: ordered({ ...standardResponses(path, op, parameters), ...(responses as Json) }),
+    responses: ordered({ ...standardResponses(path, method, op, parameters), ...(responses as Json) }),
   };
 }
 
@@ -52,7 +57,7 @@ export function finishPaths(paths: Paths): Json {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
       path,
-      Object.fromEntries(Object.entries(item).map(([method, op]) => [method, finishOperation(path, op)])),
+      Object.fromEntries(Object.entries(item).map(([method, op]) => [method, finishOperation(path, method, op)])),
     ]),
   );
 }

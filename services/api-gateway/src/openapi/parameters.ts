@@ -1,6 +1,7 @@
 /** Path and query parameters: the list query language's (packages/query) and each path template's own. */
 import { ID_PREFIXES } from "@cardhold/platform";
 import { DEFAULT_LIMIT, DEFAULT_MAX_LIMIT, LIST_PARAMETERS } from "@cardhold/query";
+import { BILLING_ID_PREFIX } from "../domain/billing";
 import type { Json } from "./schema";
 
 type ListParameter = (typeof LIST_PARAMETERS)[number];
@@ -68,6 +69,8 @@ const ID_OF_SEGMENT: Record<string, [string, string]> = {
   products: [ID_PREFIXES.billProduct, "bill product"],
   businesses: [ID_PREFIXES.business, "business"],
   keys: [ID_PREFIXES.apiKey, "API key"],
+  requests: [ID_PREFIXES.request, "request"],
+  billings: [BILLING_ID_PREFIX, "billing"],
 };
 
 /** Every `{name}` of a path template, declared as a required path parameter described by the segment before it. */

@@ -1,6 +1,7 @@
 /** Customers (customer-service), and the gateway's own operations: the request log and the operator's admin. */
 import { customerRequestSchema } from "@cardhold/contracts";
-import { createBusinessSchema, createKeySchema } from "../businesses";
+import { createBusinessSchema, createKeySchema, updateKeySchema } from "../businesses";
+import { createBillingSchema, updateBillingSchema } from "../domain/billing";
 import { rateLimitOverrideSchema } from "../http/rate-limit-admin-routes";
 import { customer, customerRequest } from "./examples";
 import { list, one, operation, read, write } from "./operations";
@@ -12,6 +13,7 @@ import {
   requestLogRecord,
 } from "./records/platform";
 import { rateLimitsRecord } from "./records/rate-limits";
+import { billingRecord } from "./records/requests";
 import { error } from "./responses";
 import { ref, success, theRecord, type Paths } from "./schema";
 
@@ -97,7 +99,36 @@ export function gatewayPaths(): Paths {
         security: operator,
       }),
     },
+    "/admin/businesses/{id}/billings": {
+      post: write(
+        "Record a charge to a business (pending until marked paid or void)",
+        createBillingSchema,
+        billingRecord,
+        {
+          status: "201",
+          security: operator,
+          description: "The business reads it with a key of its mode (default live): GET /billings.",
+        },
+      ),
+    },
+    "/admin/businesses/{id}/billings/{billingId}": {
+      patch: write(
+        "Mark a pending charge paid or void (asking again for its status changes nothing)",
+        updateBillingSchema,
+        billingRecord,
+        {
+          security: operator,
+          responses: { "422": error("StateConflict", "The charge is already paid or void") },
+        },
+      ),
+    },
     "/admin/businesses/{id}/keys/{keyId}": {
+      patch: write("Turn a key's delayed requests on or off", updateKeySchema, apiKeyRecord, {
+        security: operator,
+        description:
+          "On: a write not answered within DELAYED_REQUEST_AFTER_MS (10 s by default) is answered 202 request-accepted " +
+          "(GET /requests/{id}). Off (the default): it waits for its answer or fails. Applies within a second.",
+      }),
       delete: write(
         "Revoke a secret key (idempotent); it answers 401 on every gateway within a second",
         undefined,

@@ -22,6 +22,14 @@ export const TAGS = [
     description: "The money that moved for an authorization: captures, adjustments, reversals.",
   },
   { name: "Fees", description: "Fees charged on card captures: a flat amount or a percentage, paid into an account." },
+  {
+    name: "FX",
+    description: "Exchange rates, and quotes whose hash (fxHash) funds a card from an account in another currency.",
+  },
+  {
+    name: "Merchants",
+    description: "The sandbox's merchant directory and the merchant categories that card controls name.",
+  },
   { name: "Simulation", description: "Test mode only (test keys): play the card network and the bank." },
   {
     name: "Bills",
@@ -33,7 +41,16 @@ export const TAGS = [
   },
   { name: "Events", description: "Every event sent to your webhooks, with each delivery attempt; send one again." },
   { name: "Request logs", description: "Every API request of your business in this mode, bodies redacted." },
-  { name: "Admin", description: "Operator endpoints (X-Operator-Token): businesses and their secret keys." },
+  {
+    name: "Requests",
+    description:
+      "Delayed requests: a write answered 202 request-accepted (keys with delayedRequests on), and its answer.",
+  },
+  { name: "Billings", description: "The platform operator's charges to your business." },
+  {
+    name: "Admin",
+    description: "Operator endpoints (X-Operator-Token): businesses, their secret keys, rate limits and charges.",
+  },
   {
     name: "Event deliveries",
     description:
@@ -55,11 +72,17 @@ const TAG_OF_SEGMENT: Record<string, string> = {
   webhooks: "Webhooks",
   events: "Events",
   logs: "Request logs",
+  requests: "Requests",
+  billings: "Billings",
   admin: "Admin",
 };
 
+/** Tools with a tag of their own, by their second segment (the others are the bill catalog's). */
+const TAG_OF_TOOL: Record<string, string> = { fx: "FX", merchants: "Merchants" };
+
 export function tagOf(path: string): string {
-  const tag = TAG_OF_SEGMENT[path.split("/")[1] ?? ""];
+  const [, first = "", second = ""] = path.split("/");
+  const tag = (first === "tools" && TAG_OF_TOOL[second]) || TAG_OF_SEGMENT[first];
   if (!tag) throw new Error(`openapi: no tag for ${path}`);
   return tag;
 }

@@ -8,6 +8,8 @@ import { eventEnvelopeSchema, modeSchema, type EventKind } from "@cardhold/contr
 import * as ex from "./examples";
 import { paymentRecord } from "./records/bills";
 import { authorizationRecord, transactionRecord } from "./records/authorizations";
+import { requestRecord } from "./records/requests";
+import { completedRequest, failedRequest } from "./request-paths";
 import { named, ref, type Json } from "./schema";
 import { WEBHOOK_TAG } from "./tags";
 import { acknowledged, closedAnswers, requestAnswers, SUCCESS_ACK, updateAnswers } from "./webhook-answers";
@@ -90,6 +92,16 @@ export const DELIVERIES: Record<EventKind, Delivery> = {
     data: paymentWith("failed"),
     responses: () => acknowledged("The body is not read."),
     examples: { insufficientFunds: { summary: "The debit failed", data: failedPayment } },
+  },
+  "request.completed": {
+    summary: "A delayed request (answered 202 request-accepted) got its final answer",
+    description: `${NOTIFICATION}status completed: the service answered 2xx; failed: any other answer, or none (503 request-interrupted: its gateway stopped first). The same record as GET /requests/{id}.`,
+    data: requestRecord.extend({ status: z.enum(["completed", "failed"]) }),
+    responses: () => acknowledged("The body is not read."),
+    examples: {
+      completed: { summary: "A card was created", data: completedRequest },
+      failed: { summary: "The service was unavailable", data: failedRequest },
+    },
   },
 };
 

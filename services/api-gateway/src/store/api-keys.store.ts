@@ -9,6 +9,7 @@ export interface ActiveKeyRow {
   mode: Mode;
   /** null: full access. */
   permissions: Permission[] | null;
+  delayed_requests: boolean;
 }
 
 export interface ApiKeyRecordRow {
@@ -17,13 +18,14 @@ export interface ApiKeyRecordRow {
   name: string | null;
   last4: string;
   permissions: Permission[] | null;
+  delayed_requests: boolean;
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
 }
 
 /** The listed columns: never key_hash. */
-const RECORD_COLUMNS = "id, mode, name, last4, permissions, created_at, last_used_at, revoked_at";
+const RECORD_COLUMNS = "id, mode, name, last4, permissions, delayed_requests, created_at, last_used_at, revoked_at";
 
 export async function insertApiKey(
   db: Queryable,
@@ -35,19 +37,21 @@ export async function insertApiKey(
     last4: string;
     name?: string;
     permissions: readonly Permission[] | null;
+    delayedRequests: boolean;
   },
 ): Promise<ApiKeyRecordRow> {
   const { rows } = await db.query<ApiKeyRecordRow & Record<string, unknown>>(
-    `INSERT INTO gateway.api_keys (id, business_id, mode, key_hash, last4, name, permissions)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${RECORD_COLUMNS}`,
-    [k.id, k.businessId, k.mode, k.hash, k.last4, k.name ?? null, k.permissions],
+    `INSERT INTO gateway.api_keys (id, business_id, mode, key_hash, last4, name, permissions, delayed_requests)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${RECORD_COLUMNS}`,
+    [k.id, k.businessId, k.mode, k.hash, k.last4, k.name ?? null, k.permissions, k.delayedRequests],
   );
   return rows[0]!;
 }
 
 export async function findActiveKey(db: Queryable, hash: string): Promise<ActiveKeyRow | undefined> {
   const { rows } = await db.query<ActiveKeyRow & Record<string, unknown>>(
-    "SELECT id, business_id, mode, permissions FROM gateway.api_keys WHERE key_hash = $1 AND revoked_at IS NULL",
+    `SELECT id, business_id, mode, permissions, delayed_requests FROM gateway.api_keys
+      WHERE key_hash = $1 AND revoked_at IS NULL`,
     [hash],
   );
   return rows[0];
@@ -76,10 +80,28 @@ export async function revokeApiKey(
       WHERE id = $1 AND business_id = $2 RETURNING ${RECORD_COLUMNS}, key_hash`,
     [keyId, businessId],
   );
-  const row = rows[0];
+  return withoutHash(rows[0]);
+}
+
+function withoutHash(row: (ApiKeyRecordRow & { key_hash: string }) | undefined) {
   if (!row) return undefined;
   const { key_hash: hash, ...record } = row;
   return { record, hash };
+}
+
+/** Turns a business's key's delayed requests on or off; undefined when the business has no such key. */
+export async function setDelayedRequests(
+  db: Queryable,
+  businessId: string,
+  keyId: string,
+  on: boolean,
+): Promise<{ record: ApiKeyRecordRow; hash: string } | undefined> {
+  const { rows } = await db.query<ApiKeyRecordRow & { key_hash: string } & Record<string, unknown>>(
+    `UPDATE gateway.api_keys SET delayed_requests = $3
+      WHERE id = $1 AND business_id = $2 RETURNING ${RECORD_COLUMNS}, key_hash`,
+    [keyId, businessId, on],
+  );
+  return withoutHash(rows[0]);
 }
 
 /** Records uses of keys; never moves last_used_at backwards. */

@@ -4,14 +4,29 @@
  * deliveriesOf), request logs store/request-logs.store.ts and keys api-keys.ts (ApiKeyView).
  */
 import { z } from "zod";
-import { customerRecordSchema, eventEnvelopeSchema, modeSchema, webhookRecordSchema } from "@cardhold/contracts";
+import {
+  businessClaimsRecordSchema,
+  customerRecordSchema,
+  eventEnvelopeSchema,
+  individualClaimsRecordSchema,
+  modeSchema,
+  webhookRecordSchema,
+} from "@cardhold/contracts";
 import { PERMISSIONS } from "../../domain/permissions";
 import { named } from "../schema";
 import { idOf, time } from "./common";
 import { paymentRecord } from "./bills";
 import { authorizationRecord, transactionRecord } from "./authorizations";
+import { requestRecord } from "./requests";
 
-export const customerRecord = named("Customer", customerRecordSchema);
+export const customerRecord = named(
+  "Customer",
+  customerRecordSchema.extend({
+    claims: z
+      .union([individualClaimsRecordSchema, businessClaimsRecordSchema])
+      .describe("As sent, but an individual's address always has postalCode and identity urls are never shown"),
+  }),
+);
 export const webhookRecord = named("Webhook", webhookRecordSchema);
 export const signingKeyRecord = named(
   "SigningKey",
@@ -27,7 +42,7 @@ export const eventRecord = named(
     resource: z.string().describe("The id of the resource it is about"),
     status: z.enum(["pending", "delivered", "failed"]),
     data: z
-      .union([authorizationRecord, transactionRecord, paymentRecord])
+      .union([authorizationRecord, transactionRecord, paymentRecord, requestRecord])
       .describe("The resource as the event carried it"),
     createdAt: time,
   }),
@@ -85,6 +100,9 @@ export const apiKeyRecord = named(
     name: z.string().nullable(),
     last4: z.string(),
     permissions: z.array(z.enum(PERMISSIONS)).nullable().describe("null: full access"),
+    delayedRequests: z
+      .boolean()
+      .describe("A write not answered within DELAYED_REQUEST_AFTER_MS is answered 202 request-accepted"),
     createdAt: time,
     lastUsedAt: time.nullable(),
     revokedAt: time.nullable(),
