@@ -94,6 +94,7 @@ describe("API keys through the admin API", () => {
     for (const key of used) {
       expect(Object.keys(key).sort()).toEqual([
         "createdAt",
+        "delayedRequests",
         "id",
         "last4",
         "lastUsedAt",
