@@ -5,7 +5,7 @@
  * (same id, PAN and CVV), inactive until its holder activates it with the CVV on its back.
  */
 import { randomInt, timingSafeEqual } from "node:crypto";
-import { cardLinkSchema, printCardsSchema, type CardLink } from "@cardhold/contracts";
+import { cardLinkSchema, printCardsSchema } from "@cardhold/contracts";
 import type { Queryable } from "@cardhold/db";
 import {
   badRequest,
@@ -17,10 +17,9 @@ import {
   validate,
 } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
-import { requireCustomer, requireMoneyAccount, uniqueReference } from "../accounts/accounts";
+import { requireCustomer, uniqueReference } from "../accounts/accounts";
 import { expiryFor, generateCvv, generatePan } from "../domain/card-number";
 import type { Json } from "../record-shape";
-import { insertAccount } from "../store/accounts.store";
 import { findCard, insertCard } from "../store/cards.store";
 import {
   countPrintedCardsLocked,
@@ -32,7 +31,7 @@ import {
 } from "../store/printed-cards.store";
 import { findProgram, type ProgramRow } from "../store/programs.store";
 import { toCardRecord } from "./card-records";
-import type { CardContext } from "./cards";
+import { fundingAccountFor, type CardContext } from "./cards";
 
 const random = (below: number) => randomInt(below);
 
@@ -52,25 +51,6 @@ async function notLinkable(tx: Queryable, scope: Scope, id: string): Promise<Err
       `Card ${id} is virtual: it was issued to its customer, only printed physical cards are linked`,
     );
   return conflict(`Card ${id} is already linked to customer ${card.customer_id}`);
-}
-
-/**
- * The account the linked card spends from: the one the request names, else the program's settlement account
- * (settlement-account programs), else a new account of the card's own, with a deposit channel when one is asked for.
- */
-async function fundingAccountFor(tx: Queryable, scope: Scope, program: ProgramRow, link: CardLink, cardId: string) {
-  if (link.fundingSource)
-    return (await requireMoneyAccount(tx, scope, link.fundingSource, program.currency, "fundingSource")).id;
-  if (program.funding_source_type === "settlement-account") return program.settlement_account_id;
-  const account = await insertAccount(tx, scope, {
-    role: "card",
-    type: "sub",
-    name: `Card account ${cardId}`,
-    currency: program.currency,
-    customer_id: link.customer,
-    depositChannel: link.depositChannels?.includes("bank-account") ?? false,
-  });
-  return account!.id;
 }
 
 /**
@@ -95,7 +75,7 @@ export async function linkCard(ctx: CardContext, scope: Scope, id: string, body:
         type: "physical",
         network: program.network,
         currency: program.currency,
-        funding_account_id: await fundingAccountFor(tx, scope, program, link, printed.id),
+        funding_account_id: (await fundingAccountFor(tx, scope, program, link, printed.id)).id,
         card_holder_name: link.cardHolderName ?? customer.name.slice(0, 26),
         last4: printed.last4,
         expiry: printed.expiry,

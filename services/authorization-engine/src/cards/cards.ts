@@ -68,13 +68,14 @@ function checkFundingRequest(r: CardRequest): void {
 
 /**
  * The account a new card spends from: the one the request names (`fundingSource`), else the program's settlement
- * account (settlement-account programs) or a new account of the card's own (card-account programs).
+ * account (settlement-account programs) or a new account of the card's own (card-account programs), with a deposit
+ * channel when the request asks for one.
  */
-async function fundingAccountFor(
+export async function fundingAccountFor(
   tx: Queryable,
   scope: Scope,
   program: ProgramRow,
-  r: CardRequest,
+  r: { fundingSource?: string; customer: string; depositChannels?: string[] },
   cardId: string,
 ): Promise<AccountRow> {
   if (r.fundingSource) return requireMoneyAccount(tx, scope, r.fundingSource, program.currency, "fundingSource");
@@ -86,6 +87,7 @@ async function fundingAccountFor(
     name: `Card account ${cardId}`,
     currency: program.currency,
     customer_id: r.customer,
+    depositChannel: r.depositChannels?.includes("bank-account") ?? false,
   }))!;
 }
 
