@@ -351,6 +351,10 @@ const PREFIX_BY_SEGMENT: Record<string, string> = {
   payments: ID_PREFIXES.payment,
   products: ID_PREFIXES.billProduct,
   businesses: ID_PREFIXES.business,
+  fees: ID_PREFIXES.fee,
+  merchants: ID_PREFIXES.merchant,
+  billings: ID_PREFIXES.billing,
+  requests: ID_PREFIXES.request,
 };
 
 /** Raw path segments: already in the characters an HTTP request line may carry. */

@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   billProduct: "bp.",
   payment: "p.",
   fee: "fee.",
+  billing: "bil.",
   merchant: "mch.",
   message: "msg.",
   request: "req.",

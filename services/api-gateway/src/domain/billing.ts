@@ -5,11 +5,10 @@
  */
 import { z } from "zod";
 import { currencySchema, positiveMinorUnits } from "@cardhold/contracts";
-import { newIdBody } from "@cardhold/platform";
+import { ID_PREFIXES, newId } from "@cardhold/platform";
 
-/** Until packages/platform's ID_PREFIXES declares `billing`, the one place this prefix is written. */
-export const BILLING_ID_PREFIX = "bil.";
-export const newBillingId = () => `${BILLING_ID_PREFIX}${newIdBody()}`;
+export const BILLING_ID_PREFIX = ID_PREFIXES.billing;
+export const newBillingId = () => newId("billing");
 
 export const BILLING_STATUSES = ["pending", "paid", "void"] as const;
 export type BillingStatus = (typeof BILLING_STATUSES)[number];
