@@ -41,6 +41,8 @@ export interface AllInOneOptions {
   operatorToken?: string;
   /** The gateway's default limits per key and per business; none enforced when undefined (tests). */
   rateLimits?: RateLimits;
+  /** When a write of a key with delayedRequests on is answered 202 (the gateway's default when undefined). */
+  delayedRequestAfterMs?: number;
   /** Extra settings of the embedded PostgreSQL server. */
   postgresSettings?: Record<string, string | number>;
   /** Connections per service's pool (default 8). */
@@ -141,6 +143,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     operatorToken: opts.operatorToken,
     secretsKey,
     rateLimits: opts.rateLimits,
+    delayedRequestAfterMs: opts.delayedRequestAfterMs,
   });
   services.push(gateway);
   for (const service of services) await service.start();

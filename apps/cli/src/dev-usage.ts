@@ -8,5 +8,6 @@ export const DEV_USAGE = `usage: cardhold dev
   POSTGRES_SETTINGS (extra settings of the embedded PostgreSQL as a JSON object, e.g.
   '{"shared_preload_libraries":"pg_stat_statements"}' to profile statements),
   RATE_LIMIT_PER_KEY (50) and RATE_LIMIT_BURST_PER_KEY (100), RATE_LIMIT_PER_BUSINESS (100) and
-  RATE_LIMIT_BURST_PER_BUSINESS (200): requests a second and bursts (README, "Limits").
+  RATE_LIMIT_BURST_PER_BUSINESS (200): requests a second and bursts (README, "Limits"),
+  DELAYED_REQUEST_AFTER_MS (10000): when a write of a key with delayed requests on is answered 202.
   --help, -h                 print this help`;

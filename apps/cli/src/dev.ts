@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RATE_LIMIT_SETTINGS, rateLimitsFrom } from "@cardhold/api-gateway";
+import { DELAYED_REQUEST_SETTINGS, RATE_LIMIT_SETTINGS, rateLimitsFrom } from "@cardhold/api-gateway";
 import { createLogger, exitOnConfigError, installLastResortHandlers, loadConfig } from "@cardhold/platform";
 import { untilAborted, UsageError, type CliIo } from "./cli-io";
 import { DEV_USAGE } from "./dev-usage";
@@ -25,6 +25,7 @@ const DEV_SETTINGS = {
     .pipe(z.record(z.string().regex(/^[a-z_.]+$/, "a server setting's name"), z.union([z.string(), z.number()])))
     .optional(),
   ...RATE_LIMIT_SETTINGS,
+  ...DELAYED_REQUEST_SETTINGS,
 };
 
 /** `cardhold dev`: the all-in-one platform, until the io's signal aborts (Ctrl-C, SIGTERM). */
@@ -51,6 +52,7 @@ export async function devCommand(args: string[], io: CliIo): Promise<number> {
     operatorToken: config.OPERATOR_TOKEN,
     postgresSettings: config.POSTGRES_SETTINGS,
     rateLimits: rateLimitsFrom(config),
+    delayedRequestAfterMs: config.DELAYED_REQUEST_AFTER_MS,
   });
   const { defaultBusiness } = platform;
   io.stdout(`Cardhold is running at ${platform.url}`);
