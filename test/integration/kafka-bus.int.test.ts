@@ -2,21 +2,22 @@ import { randomBytes } from "node:crypto";
 import { Kafka, logLevel, type Admin } from "kafkajs";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKafkaBus, type Bus, type IncomingMessage } from "@cardhold/bus";
+import { createKafkaBus, type Bus, type IncomingMessage, type PoisonPolicy } from "@cardhold/bus";
 import { TOPICS } from "@cardhold/contracts";
 import { eventually } from "../support/eventually";
 import { HAS_INFRASTRUCTURE, KAFKA_BROKERS } from "./support/infrastructure";
 
-const logger = pino({ level: "silent" });
+const logger = pino({ level: process.env.BUS_IT_LOG ?? "silent" });
 
 describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () => {
   const buses: Bus[] = [];
-  const newBus = async () => {
+  const newBus = async (poison?: PoisonPolicy) => {
     const bus = createKafkaBus({
       brokers: KAFKA_BROKERS!.split(","),
       clientId: "bus-it",
       logger,
-      topics: [TOPICS.events],
+      topics: [TOPICS.events, TOPICS.deadLetters],
+      poison,
     });
     buses.push(bus);
     await bus.start();
@@ -73,6 +74,45 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
     });
     await producer.publish([{ topic: TOPICS.events, key: `${run}-retry`, value: { retry: true } }]);
     await eventually(() => expect(attempts.length).toBeGreaterThanOrEqual(3), 60_000);
+  });
+
+  it("sets aside an unreadable message and one its handler keeps failing on, and goes on with the partition", async () => {
+    const key = `${run}-poison`;
+    const handled: number[] = [];
+    const deadLetters: Record<string, unknown>[] = [];
+    const watcher = await newBus();
+    await watcher.subscribe({
+      group: `bus-it-${run}-dead`,
+      topics: [TOPICS.deadLetters],
+      handler: async (m) => void (m.key === key && deadLetters.push(m.value as Record<string, unknown>)),
+    });
+    const consumer = await newBus({ attempts: 2, ms: 0 });
+    await consumer.subscribe({
+      group: `bus-it-${run}-poison`,
+      topics: [TOPICS.events],
+      handler: async (m) => {
+        if (m.key !== key) return;
+        const { n } = m.value as { n: number };
+        if (n === 2) throw new TypeError("cannot take 2");
+        handled.push(n);
+      },
+    });
+    const raw = new Kafka({ clientId: "bus-it-raw", brokers: KAFKA_BROKERS!.split(","), logLevel: logLevel.NOTHING });
+    const rawProducer = raw.producer();
+    await rawProducer.connect();
+    try {
+      const json = (n: number) => ({ key, value: JSON.stringify({ n }) });
+      await rawProducer.send({
+        topic: TOPICS.events,
+        messages: [json(1), { key, value: "{not json" }, json(2), json(3)],
+      });
+    } finally {
+      await rawProducer.disconnect();
+    }
+    await eventually(() => expect(handled).toEqual([1, 3]), 60_000);
+    await eventually(() => expect(deadLetters).toHaveLength(2), 30_000);
+    expect(deadLetters[0]).toMatchObject({ group: `bus-it-${run}-poison`, topic: TOPICS.events, value: "{not json" });
+    expect(deadLetters[1]).toMatchObject({ value: { n: 2 }, error: "TypeError: cannot take 2" });
   });
 
   const withAdmin = async <T>(use: (admin: Admin) => Promise<T>): Promise<T> => {

@@ -10,4 +10,5 @@ export * from "./partition";
 export * from "./message-id";
 export * from "./wakeable-sleep";
 export * from "./polling-worker";
+export * from "./poison";
 export * from "./trace-context";

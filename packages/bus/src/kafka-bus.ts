@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import "./kafkajs-idle-timers";
 import { createKafkaLagReader } from "./consumer-lag";
 import { newMessageId } from "./message-id";
+import { guardedHandling, type PoisonPolicy, UnreadableMessage } from "./poison";
 import { handleInSpan, startPublishSpans } from "./trace-context";
 import { TOPIC_SETTINGS, type Topic } from "@cardhold/contracts";
 import {
@@ -33,6 +34,8 @@ export interface KafkaBusOptions {
   replicationFactor?: number;
   /** How often the consumer lag of this bus's groups is read (default 5 s). */
   lagIntervalMs?: number;
+  /** When a message its handler keeps failing on is set aside (poison.ts; default 5 attempts over 60 s). */
+  poison?: PoisonPolicy;
 }
 
 const KAFKA_TO_PINO: Record<number, "error" | "warn" | "info" | "debug"> = {
@@ -180,7 +183,7 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
           id: headers[MESSAGE_ID_HEADER] ?? `${topic}:${partition}:${message.offset}`,
           topic,
           key: message.key?.toString("utf8") ?? "",
-          value: text === undefined ? null : JSON.parse(text),
+          value: text === undefined ? null : readJson(text),
           headers,
           partition,
           offset: message.offset,
@@ -188,6 +191,20 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       };
       const { handler, batchHandler } = subscription;
       const chunkSize = batchHandler ? MAX_BATCH : 1;
+      const handle = guardedHandling({
+        group: subscription.group,
+        policy: opts.poison,
+        run: (messages) =>
+          handleInSpan(subscription.group, messages, () =>
+            batchHandler ? batchHandler(messages) : handler!(messages[0]!),
+          ),
+        setAside: (deadLetter) => send([deadLetter]),
+        onSetAside: (message, err) =>
+          opts.logger.error(
+            { err, group: subscription.group, topic: message.topic, messageId: message.id, offset: message.offset },
+            "message set aside on dead-letters.v1: its handler cannot take it",
+          ),
+      });
       await consumer.run({
         // Partitions are independent (order is per key), so handle them side by side.
         partitionsConsumedConcurrently: opts.partitions ?? 3,
@@ -198,9 +215,9 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
             const chunk = batch.messages
               .slice(i, i + chunkSize)
               .map((m) => toIncoming(batch.topic, batch.partition, m));
-            const handled = handleInSpan(subscription.group, chunk, () =>
-              batchHandler ? batchHandler(chunk) : handler!(chunk[0]!),
-            );
+            const handled = handle(chunk).catch((error: unknown) => {
+              throw new HandlingFailed(error);
+            });
             handling.add(handled);
             await handled.finally(() => handling.delete(handled));
             const last = chunk.at(-1)!.offset;
@@ -231,4 +248,27 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       await admin.disconnect().catch(() => undefined);
     },
   };
+}
+
+function readJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return new UnreadableMessage(text);
+  }
+}
+
+/**
+ * What a failed handling is thrown to kafkajs as. kafkajs gives up on a consumer for good when what eachBatch throws
+ * is a TypeError, RangeError, ReferenceError or SyntaxError (a handler's bug, or a message that trips one): no retry,
+ * no restart, the group's partitions stalled while the process runs on. Marked retriable (and no `cause`, which
+ * kafkajs would look through), every failure is retried and the consumer restarted, and the poison guard decides
+ * when a message is set aside.
+ */
+class HandlingFailed extends Error {
+  readonly retriable = true;
+  constructor(readonly failure: unknown) {
+    super(`handler failed: ${failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure)}`);
+    this.name = "HandlingFailed";
+  }
 }

@@ -160,7 +160,7 @@ describe("memory bus publish", () => {
 });
 
 describe("memory bus batches", () => {
-  it("hands consecutive messages of a partition to a batch handler in order, and retries the whole batch", async () => {
+  it("hands consecutive messages of a partition to a batch handler in order, and retries the whole batch when the database is away", async () => {
     const bus = createMemoryBus();
     await bus.publish(Array.from({ length: 5 }, (_, n) => msg("k", n)));
     const batches: number[][] = [];
@@ -171,7 +171,7 @@ describe("memory bus batches", () => {
       batchHandler: async (messages) => {
         if (failOnce) {
           failOnce = false;
-          throw new Error("transient");
+          throw Object.assign(new Error("the database restarts"), { code: "57P01" });
         }
         batches.push(messages.map((m) => (m.value as { n: number }).n));
       },

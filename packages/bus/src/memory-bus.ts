@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { newMessageId } from "./message-id";
 import { MAX_BATCH, type Bus, type IncomingMessage, type OutgoingMessage, type Subscription } from "./bus";
 import { partitionFor } from "./partition";
+import { guardedHandling, type PoisonPolicy } from "./poison";
 import { handleInSpan, startPublishSpans } from "./trace-context";
 
 const PARTITIONS = 8;
@@ -32,6 +33,8 @@ interface PartitionCursor {
 interface Group {
   subscription: Subscription;
   cursors: Map<string, PartitionCursor>;
+  /** The subscription's handler behind the poison-message guard (poison.ts). */
+  handle: (messages: IncomingMessage[]) => Promise<void>;
 }
 
 export interface MemoryBusOptions {
@@ -42,6 +45,8 @@ export interface MemoryBusOptions {
    * so a crash loses nothing. After this time publish() resolves anyway and the message stays queued.
    */
   handledWaitMs?: number;
+  /** When a message its handler keeps failing on is set aside (poison.ts; default 5 attempts over 60 s). */
+  poison?: PoisonPolicy;
 }
 
 export interface MemoryBus extends Bus {
@@ -61,7 +66,7 @@ export interface MemoryBus extends Bus {
  * old one, and its collections raised the all-in-one's p99 from ~30 to ~50 ms (bench/README.md, ninth session).
  */
 export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
-  const { logger, handledWaitMs = 10_000 } = opts;
+  const { logger, handledWaitMs = 10_000, poison } = opts;
   const log = new Map<string, PartitionLog[]>();
   const groups = new Map<string, Group>();
   const inFlight = new Set<Promise<void>>();
@@ -101,9 +106,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
       const batch = partitionLog.messages.slice(from, from + (subscription.batchHandler ? MAX_BATCH : 1));
       try {
         const delivered = batch.map(({ awaiting: _awaiting, handled: _handled, ...m }) => m);
-        await handleInSpan(subscription.group, delivered, () =>
-          subscription.batchHandler ? subscription.batchHandler(delivered) : subscription.handler(delivered[0]!),
-        );
+        await group.handle(delivered);
         cursor.offset += batch.length;
         for (const message of batch) {
           message.awaiting.delete(subscription.group);
@@ -144,7 +147,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
     }
   };
 
-  return {
+  const bus: MemoryBus = {
     async start() {
       stopped = false;
       dropping = true;
@@ -188,7 +191,22 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
     },
     async subscribe(subscription: Subscription) {
       if (groups.has(subscription.group)) throw new Error(`group ${subscription.group} already subscribed`);
-      const group: Group = { subscription, cursors: new Map() };
+      const { batchHandler, handler } = subscription;
+      const handle = guardedHandling({
+        group: subscription.group,
+        policy: poison,
+        run: (messages) =>
+          handleInSpan(subscription.group, messages, () =>
+            batchHandler ? batchHandler(messages) : handler!(messages[0]!),
+          ),
+        setAside: (deadLetter) => bus.publish([deadLetter]),
+        onSetAside: (message, err) =>
+          logger?.error(
+            { err, group: subscription.group, topic: message.topic, messageId: message.id },
+            "message set aside on dead-letters.v1: its handler cannot take it",
+          ),
+      });
+      const group: Group = { subscription, cursors: new Map(), handle };
       groups.set(subscription.group, group);
       for (const topic of subscription.topics) {
         for (let p = 0; p < PARTITIONS; p++) pump(group, topic, p);
@@ -231,6 +249,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
       }
     },
   };
+  return bus;
 }
 
 function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {

@@ -7,6 +7,9 @@ export const TOPICS = {
   decisions: "decisions.v1",
   ledgerCommands: "ledger-commands.v1",
   ledgerResults: "ledger-results.v1",
+  fees: "fees.v1",
+  /** Messages a consumer group could never handle, set aside with where they came from and why (packages/bus). */
+  deadLetters: "dead-letters.v1",
 } as const;
 
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
@@ -24,6 +27,9 @@ export const TOPIC_SETTINGS: Record<Topic, TopicSettings> = {
   "decisions.v1": {},
   "ledger-commands.v1": {},
   "ledger-results.v1": {},
+  // A fee never changes once made: the newest message per fee is all a new consumer needs.
+  "fees.v1": { compacted: true },
+  "dead-letters.v1": {},
 };
 
 export const ALL_TOPICS = Object.values(TOPICS) as Topic[];

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Logger } from "pino";
-import { isDatabaseUnavailable } from "./database-unavailable";
+import { isDatabaseUnavailable } from "@cardhold/db";
 import { AppError } from "./errors";
 import { newId } from "./ids";
 import { hasLoneSurrogateEscape, jsonTextDepth, MAX_JSON_DEPTH } from "./json-limits";
