@@ -13,20 +13,20 @@ export async function ledgerProblems(
   );
   for (const r of unbalanced.rows) problems.push(`movement ${String(r.movement_id)} sums to ${String(r.total)}`);
   const books = await query(
-    `SELECT (SELECT COALESCE(sum(posted), 0) FROM engine.accounts WHERE role NOT IN ('network-clearing', 'external', 'fx-conversion'))
+    `SELECT (SELECT COALESCE(sum(posted), 0) FROM engine.accounts WHERE role NOT IN ('network-clearing', 'external', 'fx-conversion', 'disputes'))
           + (SELECT COALESCE(sum(e.amount), 0) FROM engine.ledger_entries e JOIN engine.accounts a ON a.id = e.account_id
-              WHERE a.role IN ('network-clearing', 'external', 'fx-conversion')) AS total`,
+              WHERE a.role IN ('network-clearing', 'external', 'fx-conversion', 'disputes')) AS total`,
   );
   if (Number(books.rows[0]?.total) !== 0) problems.push(`the books sum to ${String(books.rows[0]?.total)}, not 0`);
   const drift = await query(
     `SELECT a.id, a.posted, (SELECT COALESCE(sum(amount), 0) FROM engine.ledger_entries e WHERE e.account_id = a.id) AS entries
-       FROM engine.accounts a WHERE a.role NOT IN ('network-clearing', 'external', 'fx-conversion')
+       FROM engine.accounts a WHERE a.role NOT IN ('network-clearing', 'external', 'fx-conversion', 'disputes')
         AND a.posted <> (SELECT COALESCE(sum(amount), 0) FROM engine.ledger_entries e WHERE e.account_id = a.id)`,
   );
   for (const r of drift.rows)
     problems.push(`account ${String(r.id)} posts ${String(r.posted)} but its entries sum to ${String(r.entries)}`);
   const negative = await query(
-    "SELECT id, posted, held FROM engine.accounts WHERE role NOT IN ('network-clearing', 'external', 'fx-conversion') AND (posted - held < 0 OR held < 0)",
+    "SELECT id, posted, held FROM engine.accounts WHERE role NOT IN ('network-clearing', 'external', 'fx-conversion', 'disputes') AND (posted - held < 0 OR held < 0)",
   );
   for (const r of negative.rows)
     problems.push(`account ${String(r.id)} has posted ${String(r.posted)} and held ${String(r.held)}`);
@@ -52,7 +52,11 @@ export async function ledgerProblems(
          OR NOT EXISTS (SELECT 1 FROM engine.accounts a WHERE a.id = au.settlement_account_id)
      UNION ALL
      SELECT 'transaction ' || t.id FROM engine.transactions t
-      WHERE NOT EXISTS (SELECT 1 FROM engine.authorizations au WHERE au.id = t.authorization_id)`,
+      WHERE NOT EXISTS (SELECT 1 FROM engine.authorizations au WHERE au.id = t.authorization_id)
+     UNION ALL
+     SELECT 'dispute ' || d.id FROM engine.disputes d
+      WHERE NOT EXISTS (SELECT 1 FROM engine.authorizations au WHERE au.id = d.authorization_id)
+         OR NOT EXISTS (SELECT 1 FROM engine.accounts a WHERE a.id = d.account_id)`,
   );
   for (const r of dangling.rows) problems.push(`${String(r.what)} points to a row that does not exist`);
   return problems;

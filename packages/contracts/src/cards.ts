@@ -115,6 +115,22 @@ export const transactionFeeSchema = z.union([minorUnits, feeId, z.strictObject({
   error: "must be a fee id (fee.…), a whole number of minor units, or {}",
 });
 
+/** A card program's disputes settings (`authorization.disputes`). */
+export const DEFAULT_DISPUTE_WINDOW_DAYS = 120;
+export const programDisputesSchema = z.object({
+  provisionalCredit: z
+    .boolean()
+    .default(false)
+    .describe("Credit the disputed amount to the cardholder's account when a dispute opens, until its outcome"),
+  windowDays: z
+    .number()
+    .int("must be a whole number of days")
+    .min(1)
+    .max(3_650)
+    .default(DEFAULT_DISPUTE_WINDOW_DAYS)
+    .describe("How many days after its authorization a transaction can be disputed"),
+});
+
 export const programRequestSchema = z
   .object({
     name: text(100),
@@ -132,6 +148,7 @@ export const programRequestSchema = z
         transactionFee: transactionFeeSchema.default(0),
         webhook: webhookId.optional(),
         timeoutDefault: z.enum(["approve", "decline"]).optional(),
+        disputes: programDisputesSchema.optional(),
       })
       .optional(),
     metadata: metadataSchema.optional(),

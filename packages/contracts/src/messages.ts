@@ -117,3 +117,23 @@ export const decisionAnsweredMessage = busEnvelope(
   }),
 );
 export type DecisionAnsweredMessage = z.infer<typeof decisionAnsweredMessage>;
+
+/** A fee as fees.v1 carries it: the terms services other than the engine charge it by (the engine's fee record). */
+export const publishedFeeSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  structure: z.enum(["flat", "percentage"]),
+  currency: z.string(),
+  /** Flat: minor units. Percentage: 1.5 = 1.5 %. */
+  value: z.number().min(0),
+  /** The most a percentage fee charges, minor units; null: no limit. */
+  cap: z.number().int().min(0).nullable(),
+  /** The account the fee is paid into. */
+  account: z.string(),
+  createdAt: z.string(),
+});
+export type PublishedFee = z.infer<typeof publishedFeeSchema>;
+
+/** fees.v1 (compacted, key = fee id) — a fee once made; fees never change, so this is its only message. */
+export const feeCreatedMessage = busEnvelope("fee.created", publishedFeeSchema);
+export type FeeCreatedMessage = z.infer<typeof feeCreatedMessage>;

@@ -22,6 +22,7 @@ export const ID_PREFIXES = {
   fee: "fee.",
   billing: "bil.",
   merchant: "mch.",
+  dispute: "dsp.",
   message: "msg.",
   request: "req.",
   log: "log.",

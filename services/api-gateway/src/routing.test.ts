@@ -8,6 +8,8 @@ describe("which service owns a public path", () => {
     ["/events/evt.1/retry", "event-dispatcher"],
     ["/cards/c.1/fund", "authorization-engine"],
     ["/fees", "authorization-engine"],
+    ["/disputes/dsp.1/close", "authorization-engine"],
+    ["/simulation/disputes/dsp.1/win", "authorization-engine"],
     ["/simulation/payments/pay-in", "authorization-engine"],
     ["/payments/bill", "bill-service"],
     ["/payment-requests", "bill-service"],

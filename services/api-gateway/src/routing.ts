@@ -18,6 +18,7 @@ const OWNER_BY_SEGMENT: Record<string, Upstream> = {
   "card-authorizations": "authorization-engine",
   "card-transactions": "authorization-engine",
   fees: "authorization-engine",
+  disputes: "authorization-engine",
   simulation: "authorization-engine",
   payments: "bill-service",
   "payment-requests": "bill-service",

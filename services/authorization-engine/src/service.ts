@@ -29,6 +29,7 @@ import { feeRoutes } from "./fees/fees.routes";
 import { fxRoutes } from "./fx/fx.routes";
 import type { FxRatesProvider } from "./fx/rates-provider";
 import { merchantRoutes } from "./merchants/merchants.routes";
+import { disputeRoutes, disputeSimulationRoutes } from "./disputes/disputes.routes";
 import { programRoutes } from "./programs/programs.routes";
 import { expandLoaders } from "./http/loaders";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
@@ -103,7 +104,10 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
       fxRoutes(app, { db: deps.db, liveRates: opts.liveFxRates });
       authorizationRoutes(app, deps.db, loaders);
       merchantRoutes(app, deps.db);
+      disputeRoutes(app, deps.db, loaders);
       simulationRoutes(app, deps.db, sim);
+      // After simulationRoutes: its /simulation guard (test keys only) must run first.
+      disputeSimulationRoutes(app, deps.db);
       cardPrintingRoutes(app, cards);
       app.use(ledgerRefusals);
     },

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { IncomingMessage } from "@cardhold/bus";
+import { feeCreatedMessage, TOPICS } from "@cardhold/contracts";
+import { eventually } from "../../../test/support/eventually";
 import {
   announceCustomer,
   answerDecision,
@@ -171,6 +174,43 @@ describe("fees", () => {
     const reply = await call(h, newBusiness(), "GET", "/fees/fee.11111111111111111");
     expect(reply.status).toBe(404);
     expect(reply.body).toMatchObject({ code: "not-found" });
+  });
+
+  it("announces each fee it makes on fees.v1, keyed by the fee, with the terms other services charge it by", async () => {
+    const published: IncomingMessage[] = [];
+    await h.bus.subscribe({ group: "test-fees", topics: [TOPICS.fees], handler: async (m) => void published.push(m) });
+    const as = newBusiness("live");
+    const { revenue } = await accountsOf(as);
+    const made = await createFee(as, {
+      name: "Bills",
+      structure: "percentage",
+      value: 1.5,
+      cap: 10_000,
+      account: revenue,
+    });
+    expect(made.status).toBe(201);
+    const fee = made.body.data;
+    const [message] = await eventually(() => {
+      expect(published.filter((m) => m.key === fee.id)).toHaveLength(1);
+      return published.filter((m) => m.key === fee.id);
+    }, 5_000);
+    expect(message!.value).toEqual({
+      type: "fee.created",
+      businessId: as.businessId,
+      mode: "live",
+      occurredAt: fee.createdAt,
+      data: {
+        id: fee.id,
+        name: "Bills",
+        structure: "percentage",
+        currency: "NGN",
+        value: 1.5,
+        cap: 10_000,
+        account: revenue,
+        createdAt: fee.createdAt,
+      },
+    });
+    expect(feeCreatedMessage.safeParse(message!.value).success).toBe(true);
   });
 });
 

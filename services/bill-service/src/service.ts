@@ -8,13 +8,21 @@ import {
   type ServiceDeps,
   migrationsOf,
 } from "@cardhold/platform";
+import { createBankTools } from "./banks/bank-tools";
 import { createSandboxBiller } from "./billers/sandbox-biller";
+import { configurationRoutes } from "./configuration/configuration.routes";
+import { createConfiguration } from "./configuration/configuration";
+import { bankRoutes } from "./http/bank-routes";
 import { catalogRoutes } from "./http/catalog-routes";
+import { paymentExtrasRoutes } from "./http/payment-extras-routes";
 import { paymentRoutes } from "./http/routes";
+import { subscribeToFees } from "./messaging/fees.consumer";
 import { subscribeToLedgerResults } from "./messaging/ledger-results.consumer";
 import { createBillPayments } from "./payments/bill-payments";
 import { createBillChecks } from "./payments/check-bill";
 import { createPaymentProgress } from "./payments/payment-progress";
+import { createPaymentRequeue } from "./payments/requeue-payment";
+import { createCompletedEventResend } from "./payments/resend-completed-event";
 import { createPaymentWaiters } from "./payments/payment-waiters";
 import { createPaymentWorker } from "./payments/payment.worker";
 import { settingsOf, type BillServiceOptions } from "./settings";
@@ -67,12 +75,26 @@ export async function createService(deps: ServiceDeps, opts: BillServiceOptions 
     schedule,
     paymentWaitMs: settings.paymentWaitMs,
   });
+  // A fee announced on fees.v1 lags its creation as a customer on customers.v1 does: the same wait.
+  const configuration = createConfiguration({ db: deps.db, feeWaitMs: settings.customerWaitMs });
+  const bankTools = createBankTools({
+    db: deps.db,
+    liveAccountNames: opts.liveAccountNames,
+    lookupTimeoutMs: settings.billerTimeoutMs,
+  });
   const app = serviceApp(
     NAME,
     deps,
     (app) => {
       catalogRoutes(app, deps.db);
+      configurationRoutes(app, configuration);
       paymentRoutes(app, deps.db, payments);
+      paymentExtrasRoutes(app, {
+        payments,
+        requeue: createPaymentRequeue(deps.db, payments),
+        resendCompletedEvent: createCompletedEventResend(deps.db, relay.wake),
+      });
+      bankRoutes(app, deps.db, bankTools);
     },
     SCHEMA,
   );
@@ -81,6 +103,7 @@ export async function createService(deps: ServiceDeps, opts: BillServiceOptions 
     app,
     async start() {
       await customers.subscribe(deps.bus, deps.logger);
+      await subscribeToFees(deps.db, deps.bus, deps.logger);
       await subscribeToLedgerResults(deps.db, deps.bus, progress, deps.logger);
       relay.start();
       worker.start();

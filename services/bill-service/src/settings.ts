@@ -1,3 +1,4 @@
+import type { AccountNameProvider } from "./banks/account-names";
 import type { Biller } from "./billers/biller";
 import type { SandboxBillerOptions } from "./billers/sandbox-biller";
 
@@ -5,6 +6,11 @@ import type { SandboxBillerOptions } from "./billers/sandbox-biller";
 export interface BillServiceOptions {
   /** The biller adapter; default: the sandbox biller over this service's database. */
   biller?: Biller;
+  /**
+   * Who resolves bank account names in live mode (GET /tools/banks/resolve); none: live mode refuses with 403
+   * bank-provider-not-configured. Test mode always uses the sandbox. Name enquiries share the biller timeout.
+   */
+  liveAccountNames?: AccountNameProvider;
   /** Longest wait for one biller call (lookup, pay, query); a pay that takes longer is asked about again later. */
   billerTimeoutMs?: number;
   /** How long POST /payments/bill waits for the outcome before answering 202. */
@@ -31,7 +37,9 @@ export const DEFAULTS = {
   sandboxPendingMs: 10_000,
 } as const;
 
-export type Settings = Required<Omit<BillServiceOptions, "biller" | "sandbox">> & { sandbox: SandboxBillerOptions };
+export type Settings = Required<Omit<BillServiceOptions, "biller" | "sandbox" | "liveAccountNames">> & {
+  sandbox: SandboxBillerOptions;
+};
 
 export function settingsOf(opts: BillServiceOptions): Settings {
   const billerTimeoutMs = opts.billerTimeoutMs ?? DEFAULTS.billerTimeoutMs;

@@ -1,4 +1,5 @@
 /** The bill-service's operations (services/bill-service/src/http). The body is the contracts' zod schema. */
+import { z } from "zod";
 import { billPaymentRequestSchema } from "@cardhold/contracts";
 import { billPaymentRequest, payment } from "./examples";
 import { list, one, operation, read, write } from "./operations";
@@ -51,6 +52,76 @@ function paymentPaths(): Paths {
     },
     "/payments": { get: list("List payments", paymentRecord, ["customer"]) },
     "/payments/{id}": { get: read("Retrieve a payment", paymentRecord) },
+    ...paymentExtraPaths(),
+  };
+}
+
+/** The `{}` body of the payment actions (services/bill-service/src/payments/no-options-body.ts). */
+const noOptions = z.object({}).describe("No options: send `{}` (a missing body is taken as `{}`)");
+
+/** services/bill-service/src/http/payment-extras-routes.ts */
+function paymentExtraPaths(): Paths {
+  return {
+    "/payments/{id}/generate/pdf": {
+      get: {
+        summary: "A payment's receipt as PDF",
+        description:
+          "One A4 page: status (and failure reason), amount, fee and total formatted from minor units (`NGN " +
+          "1,500.00`), product, account number and name, the biller's output (e.g. token), references, ids and dates. " +
+          "The document's title is `Payment receipt <id>`; the same payment always gives the same bytes.",
+        responses: {
+          "200": {
+            description: "The PDF, as an attachment named `<id>.pdf`",
+            headers: {
+              "Content-Disposition": {
+                description: '`attachment; filename="p.….pdf"`',
+                schema: { type: "string" },
+              },
+            },
+            content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
+          },
+        },
+      },
+    },
+    "/payments/{id}/requeue": {
+      post: operation({
+        summary: "Retry a failed payment",
+        description:
+          "A new payment with the failed one's product, inputs, customer, debit source and metadata (no reference), " +
+          "debited and paid afresh at today's fee: its `methodData.requeuedFrom` names the failed payment, whose " +
+          "`methodData.requeuedAs` names it. A payment is requeued once: asking again answers the same retry, and " +
+          "nothing is debited twice. Answers as POST /payments/bill does.",
+        body: noOptions,
+        bodyExample: {},
+        status: "201",
+        returns: "The retry, final (successful or failed)",
+        schema: one(paymentRecord),
+        responses: {
+          "202": {
+            description: "The retry is still under way; a payment.bill.completed or payment.bill.failed event follows",
+            content: { "application/json": { schema: success(ref(paymentRecord), "request-accepted") } },
+          },
+          "422": error(
+            "StateConflict",
+            "invalid-state: the payment did not fail, or its customer is no longer active; payment-not-retryable: " +
+              "its named debit account was unknown or in another currency, which a retry meets again",
+          ),
+          "400": billErrors["400"],
+          "502": billErrors["502"],
+        },
+      }),
+    },
+    "/payments/{id}/resend-events/payment-completed": {
+      post: write("Send a successful payment's completion event again", noOptions, paymentRecord, {
+        description:
+          "A new `payment.bill.completed` event (a new event id, listed in the payment's `events`) with the payment " +
+          "as it is now, delivered like the first. To send the very same event to a webhook again: POST " +
+          "/events/{id}/retry.",
+        bodyExample: {},
+        returns: "The payment, its events listing the new one",
+        responses: { "422": error("StateConflict", "invalid-state: the payment is not successful") },
+      }),
+    },
   };
 }
 

@@ -1,5 +1,8 @@
+import { bankPaths } from "./bank-paths";
 import { billPaths } from "./bill-paths";
 import { enginePaths } from "./card-paths";
+import { disputePaths } from "./dispute-paths";
+import { configurationPaths } from "./configuration-paths";
 import { feePaths } from "./fee-paths";
 import { fxPaths } from "./fx-paths";
 import { merchantPaths } from "./merchant-paths";
@@ -46,9 +49,12 @@ export function openApiDocument(): Json {
       ...eventPaths(),
       ...enginePaths(),
       ...feePaths(),
+      ...disputePaths(),
       ...fxPaths(),
       ...merchantPaths(),
+      ...bankPaths(),
       ...billPaths(),
+      ...configurationPaths(),
       ...gatewayPaths(),
       ...requestPaths(),
     }),

@@ -23,6 +23,10 @@ export const TAGS = [
   },
   { name: "Fees", description: "Fees charged on card captures: a flat amount or a percentage, paid into an account." },
   {
+    name: "Disputes",
+    description: "Disputes of card transactions: the evidence, a provisional credit, and the network's outcome.",
+  },
+  {
     name: "FX",
     description: "Exchange rates, and quotes whose hash (fxHash) funds a card from an account in another currency.",
   },
@@ -31,6 +35,14 @@ export const TAGS = [
     description: "The sandbox's merchant directory and the merchant categories that card controls name.",
   },
   { name: "Simulation", description: "Test mode only (test keys): play the card network and the bank." },
+  {
+    name: "Configuration",
+    description: "Payment defaults: the bill-payment fee, the account payments out are debited from, and more.",
+  },
+  {
+    name: "Banks",
+    description: "Nigerian banks and their codes, the banks an account number may belong to, and its holder's name.",
+  },
   {
     name: "Bills",
     description: "Bill payments (airtime, data, electricity, cable TV), their catalog and their validation.",
@@ -66,6 +78,7 @@ const TAG_OF_SEGMENT: Record<string, string> = {
   "card-authorizations": "Card authorizations",
   "card-transactions": "Card transactions",
   fees: "Fees",
+  disputes: "Disputes",
   simulation: "Simulation",
   payments: "Bills",
   tools: "Bills",
@@ -78,7 +91,12 @@ const TAG_OF_SEGMENT: Record<string, string> = {
 };
 
 /** Tools with a tag of their own, by their second segment (the others are the bill catalog's). */
-const TAG_OF_TOOL: Record<string, string> = { fx: "FX", merchants: "Merchants" };
+const TAG_OF_TOOL: Record<string, string> = {
+  fx: "FX",
+  merchants: "Merchants",
+  configuration: "Configuration",
+  banks: "Banks",
+};
 
 export function tagOf(path: string): string {
   const [, first = "", second = ""] = path.split("/");

@@ -1,13 +1,15 @@
 /**
  * The OpenAPI 3.1 `webhooks`: every event kind the platform sends (contracts' EVENT_KINDS), as the event-dispatcher
  * delivers it: a POST of the producer's envelope (contracts' eventEnvelopeSchema) with `mode` added, signed. The data
- * is the record the producer put in: the engine's authorization or transaction, the bill-service's payment.
+ * is the record the producer put in: the engine's authorization, transaction or dispute, the bill-service's payment.
  */
 import { z } from "zod";
 import { eventEnvelopeSchema, modeSchema, type EventKind } from "@cardhold/contracts";
 import * as ex from "./examples";
 import { paymentRecord } from "./records/bills";
 import { authorizationRecord, transactionRecord } from "./records/authorizations";
+import { disputeRecord } from "./records/disputes";
+import { dispute } from "./dispute-paths";
 import { requestRecord } from "./records/requests";
 import { completedRequest, failedRequest } from "./request-paths";
 import { named, ref, type Json } from "./schema";
@@ -36,6 +38,17 @@ const failedPayment = {
   failureReason: "insufficient-funds",
   methodData: { ...ex.payment.methodData, billerReference: null, output: null },
 };
+
+/** A dispute's event: the dispute record in the status it reached. */
+function disputeDelivery(status: string, summary: string, detail: string): Delivery {
+  return {
+    summary,
+    description: `${NOTIFICATION}${detail}`,
+    data: disputeRecord.extend({ status: z.literal(status) }),
+    responses: () => acknowledged("The body is not read."),
+    examples: { [status]: { summary, data: { ...dispute, status } } },
+  };
+}
 
 export const DELIVERIES: Record<EventKind, Delivery> = {
   "card.authorization.request": {
@@ -79,6 +92,31 @@ export const DELIVERIES: Record<EventKind, Delivery> = {
       ),
     examples: { capture: { summary: "A capture", data: ex.transaction } },
   },
+  "dispute.created": disputeDelivery(
+    "open",
+    "A dispute was opened (POST /disputes)",
+    "Its provisional credit, if the program gives one, is already on the cardholder's account.",
+  ),
+  "dispute.updated": disputeDelivery(
+    "open",
+    "A dispute's evidence changed (PUT /disputes/{id})",
+    "Its text, documents or user changed; it is still open.",
+  ),
+  "dispute.won": disputeDelivery(
+    "won",
+    "The network decided a dispute for the cardholder",
+    "A provisional credit stands; without one, the amount was credited now.",
+  ),
+  "dispute.lost": disputeDelivery(
+    "lost",
+    "The network decided a dispute against the cardholder",
+    "A provisional credit was taken back, as far as the account's available balance covered it (the rest is owed).",
+  ),
+  "dispute.closed": disputeDelivery(
+    "closed",
+    "A dispute was withdrawn (PUT /disputes/{id}/close)",
+    "A provisional credit was taken back, as far as the account's available balance covered it (the rest is owed).",
+  ),
   "payment.bill.completed": {
     summary: "A bill payment succeeded",
     description: `${NOTIFICATION}Sent for every bill payment that succeeds, also one already answered 201.`,

@@ -17,7 +17,9 @@ export type AccountRole =
   /** Money entering from outside (pay-ins). Not funded by us. */
   | "external"
   /** The other side of both legs of a currency conversion, one per currency: the platform's FX position. */
-  | "fx-conversion";
+  | "fx-conversion"
+  /** Where provisional dispute credits come from, and a won dispute's chargeback goes back to, one per currency. */
+  | "disputes";
 
 export interface Balance {
   posted: number;
@@ -48,9 +50,9 @@ export const available = (b: Balance) => b.posted - b.held;
  */
 export const MAX_BALANCE = 1_000_000_000_000_000;
 
-/** Accounts that must never be spent below zero; the system accounts (clearing, external, FX) are not. */
+/** Accounts that must never be spent below zero; the system accounts (clearing, external, FX, disputes) are not. */
 export const mustStayFunded = (role: AccountRole) =>
-  role !== "network-clearing" && role !== "external" && role !== "fx-conversion";
+  role !== "network-clearing" && role !== "external" && role !== "fx-conversion" && role !== "disputes";
 
 function positive(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount <= 0)

@@ -1,12 +1,15 @@
+import { enqueue } from "@cardhold/bus";
 import { feeRequestSchema } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
 import { newId, notFound, recordIdempotentAnswer, stateConflict, validate } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import { requireMoneyAccount } from "../accounts/accounts";
+import { SCHEMA } from "../store/accounts.store";
 import { findFee, insertFee, type FeeRow } from "../store/fees.store";
+import { feeCreated } from "./fee-messages";
 import { toFeeRecord } from "./fee-records";
 
-/** A fee is paid into an account of the business in the fee's currency. */
+/** A fee is paid into an account of the business in the fee's currency; it is announced on fees.v1 with it. */
 export async function createFee(db: Db, scope: Scope, body: unknown) {
   const request = validate(feeRequestSchema, body);
   return db.tx(async (tx) => {
@@ -21,6 +24,7 @@ export async function createFee(db: Db, scope: Scope, body: unknown) {
       account_id: account.id,
       metadata: request.metadata ?? {},
     });
+    await enqueue(tx, SCHEMA, [feeCreated(scope, row)]);
     const record = toFeeRecord(row);
     await recordIdempotentAnswer(tx, 201, { code: "success", data: record });
     return record;

@@ -1,4 +1,4 @@
-import { programRequestSchema, type ProgramRequest } from "@cardhold/contracts";
+import { DEFAULT_DISPUTE_WINDOW_DAYS, programRequestSchema, type ProgramRequest } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
 import { mayStillArrive, newId, notFound, recordIdempotentAnswer, stateConflict, validate } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
@@ -90,6 +90,8 @@ async function programFields(tx: Queryable, scope: Scope, p: ProgramRequest): Pr
     ...(await transactionFeeFields(tx, scope, p.currency, auth?.transactionFee)),
     webhook_id: auth?.webhook ?? null,
     timeout_default: auth?.timeoutDefault ?? null,
+    dispute_provisional_credit: auth?.disputes?.provisionalCredit ?? false,
+    dispute_window_days: auth?.disputes?.windowDays ?? DEFAULT_DISPUTE_WINDOW_DAYS,
     metadata: p.metadata ?? {},
   };
 }

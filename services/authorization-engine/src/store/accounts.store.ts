@@ -90,7 +90,7 @@ export async function insertAccount(
   onePerCurrency = false,
 ): Promise<AccountRow | undefined> {
   const conflict = onePerCurrency
-    ? "ON CONFLICT (business_id, mode, currency, role) WHERE role IN ('settlement', 'network-clearing', 'external', 'fx-conversion') DO NOTHING"
+    ? "ON CONFLICT (business_id, mode, currency, role) WHERE role IN ('settlement', 'network-clearing', 'external', 'fx-conversion', 'disputes') DO NOTHING"
     : "";
   for (let attempt = 1; attempt <= ACCOUNT_NUMBER_TRIES; attempt++) {
     const id = newId("account");
@@ -216,11 +216,11 @@ export async function findReferencedAccount(
   return rows[0];
 }
 
-/** The system account of a role (network-clearing, external, fx-conversion) for a currency, created on first use. */
+/** The system account of a role (clearing, external, FX, disputes) for a currency, created on first use. */
 export async function systemAccount(
   db: Queryable,
   scope: Scope,
-  role: "network-clearing" | "external" | "fx-conversion",
+  role: "network-clearing" | "external" | "fx-conversion" | "disputes",
   currency: string,
 ): Promise<string> {
   return oneAccountPerCurrency(db, scope, { role, type: "system", name: `${role} (${currency})`, currency });

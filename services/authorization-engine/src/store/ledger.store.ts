@@ -6,7 +6,17 @@ import type { LedgerEntryRow } from "../accounts/account-records";
 import { lockAccounts, setAccountBalance, type AccountRow } from "./accounts.store";
 
 export interface Movement {
-  kind: "pay-in" | "card-funding" | "capture" | "refund" | "reversal" | "bill-debit" | "bill-refund";
+  kind:
+    | "pay-in"
+    | "card-funding"
+    | "capture"
+    | "refund"
+    | "reversal"
+    | "bill-debit"
+    | "bill-refund"
+    | "dispute-credit"
+    | "dispute-credit-reversal"
+    | "chargeback";
   reference: string;
   description: string;
   from: string;
@@ -14,6 +24,8 @@ export interface Movement {
   amount: number;
   /** The money moved was held on `from` for this: release that hold in the same step. */
   capturing?: boolean;
+  /** Needed only when both sides are system accounts (the ledger knows the currency of the accounts it locked). */
+  currency?: string;
 }
 
 /**
@@ -97,7 +109,7 @@ export async function openLedger(
         entries,
         m.capturing ? { account: m.from, amount: m.amount } : null,
       );
-      const currency = (locked.get(m.from) ?? locked.get(m.to))!.currency;
+      const currency = m.currency ?? (locked.get(m.from) ?? locked.get(m.to))!.currency;
       const movementId = newId("ledgerMovement");
       await write({
         text: `INSERT INTO engine.ledger_movements (id, business_id, mode, kind, reference, description, currency, created_at)

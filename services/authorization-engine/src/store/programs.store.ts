@@ -26,6 +26,9 @@ export interface ProgramRow {
   fees_account_id: string | null;
   webhook_id: string | null;
   timeout_default: "approve" | "decline" | null;
+  /** Disputes: whether one credits the cardholder at once, and for how many days after an authorization it can open. */
+  dispute_provisional_credit: boolean;
+  dispute_window_days: number;
   status: "new" | "live";
   metadata: Record<string, unknown>;
   created_at: Date;
@@ -77,6 +80,8 @@ const FIELDS = [
   "fees_account_id",
   "webhook_id",
   "timeout_default",
+  "dispute_provisional_credit",
+  "dispute_window_days",
   "metadata",
 ] as const satisfies ReadonlyArray<keyof ProgramFields>;
 

@@ -14,6 +14,18 @@ export interface BillMethodData {
   billerReference: string | null;
   /** What a successful payment returned (e.g. token and units), else null. */
   output: Record<string, string> | null;
+  /** A requeue: the failed payment this one retries (POST /payments/:id/requeue). */
+  requeuedFrom?: string;
+  /** A failed payment that was requeued: the payment that retries it. */
+  requeuedAs?: string;
+}
+
+/** One item of a payment's feeBreakdown; `fee` names the configured fee it charges (none: the product's own fee). */
+export interface FeeItem {
+  amount: number;
+  group: string;
+  type: string;
+  fee?: string;
 }
 
 /** A row of bills.payments. */
@@ -27,7 +39,7 @@ export interface PaymentRow {
   version: number;
   amount: number;
   fee: number;
-  fee_breakdown: Array<{ amount: number; group: string; type: string }>;
+  fee_breakdown: FeeItem[];
   currency: string;
   product: string;
   method_data: BillMethodData;
@@ -43,7 +55,8 @@ export interface PaymentRow {
 }
 
 /** How a product's flat fee is itemised on the payment. */
-export const feeBreakdownOf = (fee: number) => (fee > 0 ? [{ amount: fee, group: "bill-payment", type: "flat" }] : []);
+export const feeBreakdownOf = (fee: number): FeeItem[] =>
+  fee > 0 ? [{ amount: fee, group: "bill-payment", type: "flat" }] : [];
 
 /** The public payment record (compatibility notes, "Payments"). */
 export function toPaymentRecord(row: PaymentRow) {

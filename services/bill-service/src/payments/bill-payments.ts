@@ -1,5 +1,5 @@
 import { enqueue } from "@cardhold/bus";
-import type { Db } from "@cardhold/db";
+import type { Db, Queryable } from "@cardhold/db";
 import {
   newId,
   notFound,
@@ -9,7 +9,7 @@ import {
   type RequestContext,
 } from "@cardhold/platform";
 import { billPaymentRequestSchema } from "@cardhold/contracts";
-import { feeBreakdownOf, toPaymentRecord, type PaymentRecord } from "../domain/payment-record";
+import { toPaymentRecord, type PaymentRecord, type PaymentRow } from "../domain/payment-record";
 import { delayFor, isFinal, type RecheckSchedule } from "../domain/payment-state";
 import { debitCommand } from "../messaging/outgoing";
 import { findPayment, findPaymentByReference, insertPayment, SCHEMA } from "../store/payments.store";
@@ -29,6 +29,14 @@ export interface BillPaymentOptions {
 }
 
 const POLL_MS = 250;
+
+/** Ties a new payment to an earlier one, in the transaction that records it (a requeue). */
+export interface PaymentLink {
+  /** Locks the earlier payment; the id of the payment made for it meanwhile by another request, if one was. */
+  claim(tx: Queryable): Promise<string | undefined>;
+  /** Records the tie once the new payment is in. */
+  record(tx: Queryable, payment: PaymentRow): Promise<void>;
+}
 
 export interface PaymentOutcome {
   payment: PaymentRecord;
@@ -52,7 +60,7 @@ export function createBillPayments(opts: BillPaymentOptions) {
   return {
     async validate(scope: Scope, body: unknown) {
       const request = validate(billPaymentRequestSchema, body);
-      const { product, checked, accountName, customer } = await checkBill(scope, request);
+      const { product, checked, accountName, customer, debitSource } = await checkBill(scope, request);
       return {
         product: product.id,
         productName: product.name,
@@ -67,12 +75,15 @@ export function createBillPayments(opts: BillPaymentOptions) {
         accountName,
         customer: customer?.id ?? null,
         customerName: customer?.name ?? null,
-        debitSource: request.debitSource ?? null,
+        debitSource,
       };
     },
 
-    /** Records the payment with its debit command (one transaction) and waits for the outcome. */
-    async pay(scope: Scope, body: unknown): Promise<PaymentOutcome> {
+    /**
+     * Records the payment with its debit command (one transaction) and waits for the outcome. `link` ties it to an
+     * earlier payment in that transaction (a requeue).
+     */
+    async pay(scope: Scope, body: unknown, link?: PaymentLink): Promise<PaymentOutcome> {
       const request = validate(billPaymentRequestSchema, body);
       // This Idempotency-Key's payment was recorded by a request that died before answering: answer with it.
       const prior = priorIdempotentEffect<{ payment: string }>();
@@ -81,9 +92,12 @@ export function createBillPayments(opts: BillPaymentOptions) {
         const existing = await findPaymentByReference(db, scope, request.reference);
         if (existing) return outcomeOf(scope, existing.id);
       }
-      const { product, checked, accountName, customer } = await checkBill(scope, request);
+      const { product, checked, feeBreakdown, debitSource, accountName, customer } = await checkBill(scope, request);
       const now = new Date();
+      let madeMeanwhile: string | undefined;
       const inserted = await db.tx(async (tx) => {
+        madeMeanwhile = await link?.claim(tx);
+        if (madeMeanwhile) return undefined;
         const row = await insertPayment(
           tx,
           scope,
@@ -92,7 +106,7 @@ export function createBillPayments(opts: BillPaymentOptions) {
             status: "debiting",
             amount: checked.amount,
             fee: checked.fee,
-            fee_breakdown: feeBreakdownOf(checked.fee),
+            fee_breakdown: feeBreakdown,
             currency: product.currency,
             product: product.id,
             method_data: {
@@ -106,7 +120,7 @@ export function createBillPayments(opts: BillPaymentOptions) {
               billerReference: null,
               output: null,
             },
-            funding_source: { type: "account", account: request.debitSource ?? null },
+            funding_source: { type: "account", account: debitSource },
             account: null,
             customer: customer?.id ?? null,
             reference: request.reference ?? null,
@@ -121,6 +135,7 @@ export function createBillPayments(opts: BillPaymentOptions) {
         if (row) {
           await enqueue(tx, SCHEMA, [debitCommand(row)]);
           await recordIdempotentEffect(tx, { payment: row.id });
+          await link?.record(tx, row);
         }
         return row;
       });
@@ -128,10 +143,14 @@ export function createBillPayments(opts: BillPaymentOptions) {
         opts.wakeRelay();
         return outcomeOf(scope, inserted.id);
       }
+      if (madeMeanwhile) return outcomeOf(scope, madeMeanwhile);
       // Another request with this reference won the race: answer with its payment.
       const first = await findPaymentByReference(db, scope, request.reference!);
       return outcomeOf(scope, first!.id);
     },
+
+    /** The payment once it is final, or as it stands when the wait is over. */
+    outcome: outcomeOf,
 
     async get(scope: Scope, id: string): Promise<PaymentRecord> {
       const row = await findPayment(db, scope, id);

@@ -9,7 +9,10 @@ import {
   type RequestContext,
 } from "@cardhold/platform";
 import { withDeadline, type Biller } from "../billers/biller";
+import { billPaymentDefaults } from "../configuration/configuration";
+import { billFee } from "../domain/bill-fee";
 import type { BillProduct } from "../domain/bill-product";
+import type { FeeItem } from "../domain/payment-record";
 import type { BillPaymentRequest } from "@cardhold/contracts";
 import { findProduct } from "../domain/catalog";
 import { checkInputs, type CheckedInputs } from "../domain/product-inputs";
@@ -20,7 +23,11 @@ type Scope = Pick<RequestContext, "businessId" | "mode">;
 /** A bill request that passed every check: what it costs, whose account it is, for which customer. */
 export interface CheckedBill {
   product: BillProduct;
+  /** Its fee is the configured bill-payment fee's charge when one applies, else the product's. */
   checked: CheckedInputs;
+  feeBreakdown: FeeItem[];
+  /** The account to debit: the request's debitSource, else the configured payOutAccount, else null (the default). */
+  debitSource: string | null;
   accountName: string;
   customer: ProjectedCustomer | null;
 }
@@ -72,9 +79,13 @@ export function createBillChecks(opts: BillCheckOptions) {
         inputs.problems,
       );
     }
+    const defaults = await billPaymentDefaults(opts.db, scope);
+    const fee = billFee(product, inputs.value.amount, defaults.billPaymentFee);
+    const checked = { ...inputs.value, fee: fee.fee, total: inputs.value.amount + fee.fee };
+    const debitSource = request.debitSource ?? defaults.payOutAccount;
     const customer = request.customer ? await awaitCustomer(scope, request.customer) : null;
     const accountName = await lookUp(product, inputs.value.accountNumber);
-    return { product, checked: inputs.value, accountName, customer };
+    return { product, checked, feeBreakdown: fee.breakdown, debitSource, accountName, customer };
   };
 }
 

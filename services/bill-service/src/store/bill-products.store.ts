@@ -1,7 +1,8 @@
-import { ONE_OFF, type Queryable, type Row } from "@cardhold/db";
+import type { Queryable } from "@cardhold/db";
 import { idTime } from "@cardhold/platform";
 import { defineResource, type Scope } from "@cardhold/query";
 import { PRODUCTS } from "../domain/catalog";
+import { codeCatalogQueryable } from "./code-catalog";
 
 /** The name the product list's statements read the catalog by: a CTE, not a table (the catalog is code). */
 const CATALOG_TABLE = "bill_products";
@@ -56,24 +57,6 @@ const CATALOG_ROWS = JSON.stringify(
   })),
 );
 
-/**
- * A Queryable on which `bill_products` is the catalog, so that the product list filters, sorts, pages and counts
- * through listResource exactly as every other list: each statement the query language compiled gets the catalog as
- * a CTE of that name (from one bound JSON parameter), its rows in the caller's scope, as the catalog is every
- * business's in either mode.
- */
-export function catalogQueryable(db: Queryable, scope: Scope): Queryable {
-  return {
-    query<R extends Row = Row>(text: string, values: unknown[] = []) {
-      const statement = text.startsWith(ONE_OFF) ? text.slice(ONE_OFF.length) : text;
-      const [business, mode, rows] = [values.length + 1, values.length + 2, values.length + 3];
-      const catalog = `${CATALOG_TABLE} AS (SELECT p.*, $${business}::text AS business_id, $${mode}::text AS mode
-        FROM jsonb_to_recordset($${rows}::jsonb) AS p(${COLUMNS}))`;
-      // The compiled statement may open with its own WITH (a cursor's row): the catalog joins that list.
-      const withCatalog = statement.startsWith("WITH ")
-        ? `WITH ${catalog}, ${statement.slice("WITH ".length)}`
-        : `WITH ${catalog} ${statement}`;
-      return db.query<R>(ONE_OFF + withCatalog, [...values, scope.businessId, scope.mode, CATALOG_ROWS]);
-    },
-  };
-}
+/** A Queryable on which `bill_products` is the catalog (see codeCatalogQueryable). */
+export const catalogQueryable = (db: Queryable, scope: Scope): Queryable =>
+  codeCatalogQueryable(db, scope, { table: CATALOG_TABLE, columns: COLUMNS, rowsJson: CATALOG_ROWS });

@@ -109,6 +109,38 @@ export async function lockPayment(tx: Queryable, scope: Scope, id: string): Prom
   return rows[0];
 }
 
+/** Adds a key to a payment's methodData (a requeue's link), as a change of the payment. */
+export async function addToMethodData(
+  tx: Queryable,
+  scope: Scope,
+  id: string,
+  entry: { requeuedFrom: string } | { requeuedAs: string },
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    `UPDATE bills.payments SET method_data = method_data || $4::jsonb, updated_at = $5, version = version + 1
+      WHERE id = $1 AND business_id = $2 AND mode = $3`,
+    [id, scope.businessId, scope.mode, JSON.stringify(entry), now],
+  );
+}
+
+/** Adds the id of one more event sent about a payment to its events; the payment as it is then. */
+export async function addPaymentEvent(
+  tx: Queryable,
+  scope: Scope,
+  id: string,
+  eventId: string,
+  now: Date,
+): Promise<PaymentRow | undefined> {
+  const { rows } = await tx.query<PaymentRow & Record<string, unknown>>(
+    `UPDATE bills.payments SET events = events || jsonb_build_array($4::text), updated_at = $5, version = version + 1
+      WHERE id = $1 AND business_id = $2 AND mode = $3
+      RETURNING ${COLUMNS}`,
+    [id, scope.businessId, scope.mode, eventId, now],
+  );
+  return rows[0];
+}
+
 export interface StateChange {
   state: PaymentState;
   events: string[];

@@ -19,11 +19,19 @@ export const paymentRecord = named(
     amount: minorUnits("The bill amount"),
     currency: currencySchema,
     fees: minorUnits("Fee on top of the amount; the debit is amount + fees"),
-    feeBreakdown: z.array(z.object({ amount: z.number().int(), group: z.string(), type: z.string() })),
+    feeBreakdown: z.array(
+      z.object({
+        amount: z.number().int(),
+        group: z.string(),
+        type: z.string(),
+        fee: idOf("fee.", "The configured fee charged (fees.billPayment); absent: the product's own fee").optional(),
+      }),
+    ),
     account: idOf("ac.", "The account debited, once the ledger answered").nullable(),
     fundingSource: idOf(
       "ac.",
-      "The account debited: the debitSource, else the default account (equal to account; null until the ledger named it)",
+      "The account debited: the debitSource, else the configured payOutAccount, else the default account (equal " +
+        "to account; null until the ledger named it)",
     ).nullable(),
     method: z.literal("bill"),
     methodData: z.object({
@@ -36,6 +44,8 @@ export const paymentRecord = named(
       accountName: z.string().nullable().describe("The account holder at the biller"),
       billerReference: z.string().nullable(),
       output: strings.nullable().describe("e.g. token and units of prepaid electricity"),
+      requeuedFrom: idOf("p.", "A requeue: the failed payment this one retries").optional(),
+      requeuedAs: idOf("p.", "A requeued failed payment: the payment that retries it").optional(),
     }),
     customer: idOf("cus.", "Customer id").nullable(),
     reference: z.string().nullable(),
@@ -116,5 +126,36 @@ export const billProductRecord = named(
     output: z
       .array(z.object({ name: z.string(), description: z.string() }))
       .describe("What a successful payment returns in methodData.output"),
+  }),
+);
+
+/** services/bill-service/src/domain/banks.ts and the answer of banks/bank-tools.ts. */
+export const bankRecord = named(
+  "Bank",
+  z.object({
+    object: z.literal("bank"),
+    name: z.string(),
+    code: z
+      .string()
+      .regex(/^(\d{3}|\d{5})$/)
+      .describe("The CBN code: 3 digits for a deposit money bank (058), 5 for another institution (50211)"),
+    nipCode: z
+      .string()
+      .regex(/^\d{6}$/)
+      .describe("The NIBSS Instant Payment institution code (000013)"),
+    type: z.enum(["commercial", "merchant", "non-interest", "microfinance"]),
+  }),
+);
+
+export const resolvedBankAccountRecord = named(
+  "BankAccountName",
+  z.object({
+    object: z.literal("bank.account"),
+    accountNumber: z.string().regex(/^\d{10}$/),
+    accountName: z.string().describe("The account holder's name, as the bank gave it"),
+    bankCode: bankRecord.shape.code,
+    bankName: z.string(),
+    nipCode: bankRecord.shape.nipCode,
+    resolvedAt: time.describe("When the name was first resolved: a repeat answers the name kept then"),
   }),
 );

@@ -36,6 +36,14 @@ export const programRecord = named(
         .enum(["approve", "decline"])
         .optional()
         .describe("Applied when the receiver gives no usable answer in time"),
+      disputes: z
+        .object({
+          provisionalCredit: z
+            .boolean()
+            .describe("A new dispute credits its amount to the cardholder's account at once, until its outcome"),
+          windowDays: z.number().int().describe("How many days after its authorization a transaction can be disputed"),
+        })
+        .describe("How the program's card transactions are disputed (POST /disputes)"),
     }),
     status: z.enum(["new", "live"]).describe("A virtual program is live at once; a physical one later"),
     metadata,

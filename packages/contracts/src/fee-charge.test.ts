@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { feeCharge, NO_FEE, type FeeTerms } from "./fees";
+import { feeCharge, NO_FEE, type FeeTerms } from "./fee-charge";
 
 const flat = (value: number): FeeTerms => ({ structure: "flat", value, cap: null });
 const percentage = (value: number, cap: number | null = null): FeeTerms => ({ structure: "percentage", value, cap });
