@@ -71,6 +71,14 @@ const ID_OF_SEGMENT: Record<string, [string, string]> = {
   keys: [ID_PREFIXES.apiKey, "API key"],
   requests: [ID_PREFIXES.request, "request"],
   billings: [BILLING_ID_PREFIX, "billing"],
+  fees: [ID_PREFIXES.fee, "fee"],
+  merchants: [ID_PREFIXES.merchant, "merchant"],
+  disputes: [ID_PREFIXES.dispute, "dispute"],
+};
+
+/** Path parameters that are not ids: their own words. */
+const NAMED_PARAMETERS: Record<string, string> = {
+  accountNumber: "A 10-digit account number (NUBAN)",
 };
 
 /** Every `{name}` of a path template, declared as a required path parameter described by the segment before it. */
@@ -80,7 +88,7 @@ export function pathParameters(path: string): Json[] {
     const name = /^\{(\w+)\}$/.exec(segment)?.[1];
     if (!name) return [];
     const [prefix, what] = ID_OF_SEGMENT[segments[i - 1] ?? ""] ?? ["", "resource"];
-    const description = prefix ? `The ${what}'s id (\`${prefix}…\`)` : `The ${what}'s id`;
+    const description = NAMED_PARAMETERS[name] ?? (prefix ? `The ${what}'s id (\`${prefix}…\`)` : `The ${what}'s id`);
     return [{ name, in: "path", required: true, description, schema: { type: "string" } }];
   });
 }
