@@ -51,6 +51,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("every flow end to end, with the wallet rec
     card: "",
     wallet: "",
     approved: "",
+    other: "",
     reversed: "",
   };
 
@@ -140,10 +141,11 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("every flow end to end, with the wallet rec
       cards: [ids.card],
     });
     ids.wallet = wallet.id;
-    // Bill payment events go to their own webhook (Rule 8); the default one, the wallet receiver, keeps card events.
+    // Bill payment and dispute events go to their own webhook (Rule 8); the default one, the wallet receiver, keeps
+    // card events.
     const hook = await api("POST", "/webhooks", {
       name: "payments",
-      events: ["payment.bill.completed", "payment.bill.failed"],
+      events: ["payment.bill.completed", "payment.bill.failed", "dispute.created", "dispute.won", "dispute.lost"],
       url: payments.url,
       signingKey: "payments-signing-key-0123456789",
     });
@@ -232,6 +234,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("every flow end to end, with the wallet rec
     );
     const other = await simulate("capture", { amount: 5_000, channel: "pos" });
     expect(other.body.data.status).toBe("approved");
+    ids.other = other.body.data.id;
     const down = await simulate("update-capture", {
       authorization: other.body.data.id,
       updateAmount: 40_000,
@@ -269,6 +272,33 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("every flow end to end, with the wallet rec
       expect(received.map((t: { id: string }) => t.id).sort()).toEqual(
         platformTransactions.map((t: { id: string }) => t.id).sort(),
       );
+    }, 30_000);
+  });
+
+  it("a dispute won credits the card's account; one lost moves nothing; their events reach the payments webhook", async () => {
+    const cardAvailable = async () =>
+      (await api("GET", `/cards/${ids.card}/funding-source/balance`)).body.data.available as number;
+    const before = await cardAvailable();
+    const opened = await api("POST", "/disputes", {
+      reason: "fraudulent",
+      source: ids.approved,
+      amount: 10_000,
+      text: "I did not make this purchase",
+      documents: ["https://example.com/evidence/statement.pdf"],
+    });
+    expect(opened.status).toBe(201);
+    expect(opened.body.data).toMatchObject({ object: "dispute", status: "open", source: ids.approved });
+    const won = await api("POST", `/simulation/disputes/${opened.body.data.id}/win`, {});
+    expect(won.body.data).toMatchObject({ status: "won" });
+    expect(await cardAvailable()).toBe(before + 10_000);
+
+    const lostOne = await api("POST", "/disputes", { reason: "duplicate", source: ids.other });
+    expect(lostOne.status).toBe(201);
+    expect((await api("POST", `/simulation/disputes/${lostOne.body.data.id}/lose`, {})).body.data.status).toBe("lost");
+    expect(await cardAvailable()).toBe(before + 10_000);
+    await eventually(() => {
+      const kinds = payments.received.filter((r) => r.json?.data?.object === "dispute").map((r) => r.json.event);
+      expect(kinds.sort()).toEqual(["dispute.created", "dispute.created", "dispute.lost", "dispute.won"]);
     }, 30_000);
   });
 
