@@ -79,7 +79,10 @@ describe("webhooks API", () => {
     expect(res.body.data.id).toMatch(/^wh\./);
     expect(JSON.stringify(res.body)).not.toContain("my-own-signing-key");
     const secret = await call("GET", `/webhooks/${res.body.data.id}/secret`);
-    expect(secret.body.data).toEqual({ signingKey: "my-own-signing-key-0123" });
+    expect(secret.body.data).toEqual({
+      signingKey: "my-own-signing-key-0123",
+      standardWebhooksSecret: `whsec_${Buffer.from("my-own-signing-key-0123").toString("base64")}`,
+    });
   });
 
   it("lists every bad field at once, and names unknown event kinds", async () => {

@@ -67,6 +67,12 @@ export const webhookConfigSchema = z.object({
    * messages from before they were added: none).
    */
   signatureHeaders: z.array(z.string()).optional(),
+  /**
+   * The key the last roll replaced, sealed like sealedSigningKey, and when it stops signing (24 h after the roll).
+   * Until then `webhook-signature` carries a signature under each key. Absent when there is none.
+   */
+  sealedPreviousSigningKey: z.string().optional(),
+  previousSigningKeyExpiresAt: z.iso.datetime().optional(),
 });
 export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
 

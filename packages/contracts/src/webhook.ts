@@ -45,6 +45,28 @@ export type UpdateWebhookRequest = z.infer<typeof updateWebhookSchema>;
 
 export const rollSecretSchema = z.object({ signingKey: createWebhookSchema.shape.signingKey });
 
+/**
+ * The Standard Webhooks secret of a signing key: `whsec_` + base64 of the key's UTF-8 bytes (the bytes HMAC-SHA512 is
+ * keyed with for Service-Signature), so one key signs both schemes and rolls for both. The registry answers it; the
+ * dispatcher signs `webhook-signature` with those bytes.
+ */
+export function standardWebhooksSecret(signingKey: string): string {
+  return `whsec_${Buffer.from(signingKey, "utf8").toString("base64")}`;
+}
+
+/** GET /webhooks/:id/secret and POST /webhooks/:id/secret/roll: the signing key in both schemes' forms. */
+export const webhookSecretSchema = z.object({
+  signingKey: z
+    .string()
+    .describe("Signs every event sent to the webhook (Service-Signature: hex HMAC-SHA512 of the raw body)"),
+  standardWebhooksSecret: z
+    .string()
+    .describe(
+      "The same key as a Standard Webhooks secret (whsec_ + base64 of its UTF-8 bytes): verifies webhook-signature",
+    ),
+});
+export type WebhookSecret = z.infer<typeof webhookSecretSchema>;
+
 export const webhookRecordSchema = z.object({
   id: z.string(),
   object: z.literal("webhook"),

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import express from "express";
+import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { approve, approveCheck } from "./answers.js";
 import { receiverRouter } from "./http-handler.js";
@@ -77,6 +78,36 @@ describe("receiverRouter", () => {
       body: { error: "Invalid Signature" },
     });
     expect(await post(url, check)).toEqual({ status: 400, body: { error: "Invalid Signature" } }); // Service-Signature only
+  });
+
+  it("reads the Standard Webhooks headers: verified, a replay refused, a stale timestamp refused", async () => {
+    const handler = receiverRouter(receiver, "/");
+    const url = await serve((req, res) => handler(req, res));
+    const body = check.replace("evt.H", "evt.SW");
+    const standard = (sentAt: Date) => ({
+      "webhook-id": "evt.SW",
+      "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+      "webhook-signature": new Webhook(`whsec_${Buffer.from(KEY).toString("base64")}`).sign("evt.SW", sentAt, body),
+    });
+    const send = async (headers: Record<string, string>) => {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "service-signature": sign(body), ...headers },
+        body,
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const now = standard(new Date());
+    expect(await send(now)).toMatchObject({ status: 200, body: { action: "approve" } });
+    expect(await send(now)).toEqual({ status: 400, body: { error: "Replayed Request" } });
+    expect(await send(standard(new Date(Date.now() - 600_000)))).toEqual({
+      status: 400,
+      body: { error: "Invalid Timestamp" },
+    });
+    expect(await send({ ...now, "webhook-signature": "v1,AAAA" })).toEqual({
+      status: 400,
+      body: { error: "Invalid Signature" },
+    });
   });
 
   it("mounted in express: passes other requests on, and says so when a JSON parser ate the raw body", async () => {

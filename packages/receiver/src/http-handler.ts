@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Receiver } from "./receiver.js";
 import { SIGNATURE_HEADER } from "./signature.js";
+import { STANDARD_WEBHOOKS_HEADERS, type StandardWebhooksHeaders } from "./standard-webhooks.js";
 
 export interface ReceiverRouterOptions {
   /** Largest body accepted, in bytes (default 1 MiB); above it the answer is 413. */
@@ -37,14 +38,28 @@ export function receiverRouter(receiver: Receiver, path = "/", opts: ReceiverRou
     readRawBody(req, limit)
       .then(async (raw) => {
         if (raw === "too-large") return send(res, 413, { error: "Request Too Large" });
-        const header = req.headers[signatureHeader];
-        const { status, body } = await receiver.handle(raw, Array.isArray(header) ? header[0] : header);
+        const { status, body } = await receiver.handle(
+          raw,
+          firstOf(req.headers[signatureHeader]),
+          standardWebhooksHeadersOf(req),
+        );
         send(res, status, body);
       })
       .catch((error: unknown) => {
         onError(error);
         if (!res.headersSent) send(res, 500, { error: "Internal Error" });
       });
+  };
+}
+
+const firstOf = (header: string | string[] | undefined) => (Array.isArray(header) ? header[0] : header);
+
+/** webhook-id, webhook-timestamp and webhook-signature as the request has them. */
+function standardWebhooksHeadersOf(req: IncomingRequest): StandardWebhooksHeaders {
+  return {
+    id: firstOf(req.headers[STANDARD_WEBHOOKS_HEADERS.id]),
+    timestamp: firstOf(req.headers[STANDARD_WEBHOOKS_HEADERS.timestamp]),
+    signature: firstOf(req.headers[STANDARD_WEBHOOKS_HEADERS.signature]),
   };
 }
 

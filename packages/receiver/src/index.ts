@@ -3,5 +3,7 @@ export * from "./events.js";
 export * from "./http-handler.js";
 export * from "./lien.js";
 export * from "./receiver.js";
+export * from "./replay-store.js";
 export * from "./signature.js";
+export * from "./standard-webhooks.js";
 export * from "./store.js";

@@ -11,6 +11,12 @@ import {
   type Transaction,
 } from "./events.js";
 import { verifySignature } from "./signature.js";
+import {
+  checkStandardWebhooks,
+  standardWebhooksSettings,
+  type StandardWebhooksHeaders,
+  type StandardWebhooksOptions,
+} from "./standard-webhooks.js";
 import type { DeliverySession, DeliveryStore } from "./store.js";
 
 type Maybe<T> = T | Promise<T>;
@@ -62,6 +68,12 @@ export interface ReceiverOptions<Tx> {
   signingKey: SigningKeys | SigningKeysByMode;
   handlers: Handlers<Tx>;
   store: DeliveryStore<Tx>;
+  /**
+   * The Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature), signed with the same keys:
+   * checked when a delivery has them (or always, `required`), with a timestamp tolerance (5 minutes by default) and
+   * replays refused. Service-Signature is checked as before either way.
+   */
+  standardWebhooks?: StandardWebhooksOptions;
 }
 
 export interface ReceiverResponse {
@@ -70,12 +82,23 @@ export interface ReceiverResponse {
 }
 
 export interface Receiver {
-  /** Verifies, parses, de-duplicates and answers one delivery. A handler's exception rejects (answer it 500). */
-  handle(rawBody: Buffer | string, signature: string | undefined): Promise<ReceiverResponse>;
+  /**
+   * Verifies, parses, de-duplicates and answers one delivery: `signature` is the Service-Signature header,
+   * `standardWebhooks` the Standard Webhooks headers. A handler's exception rejects (answer it 500).
+   */
+  handle(
+    rawBody: Buffer | string,
+    signature: string | undefined,
+    standardWebhooks?: StandardWebhooksHeaders,
+  ): Promise<ReceiverResponse>;
 }
 
 export const INVALID_SIGNATURE = { error: "Invalid Signature" } as const;
 export const INVALID_REQUEST = { error: "Invalid Request" } as const;
+/** webhook-timestamp is not a time in seconds within the tolerance of now. */
+export const INVALID_TIMESTAMP = { error: "Invalid Timestamp" } as const;
+/** The same signed delivery (webhook-id and webhook-timestamp) came before, within the tolerance. */
+export const REPLAYED_REQUEST = { error: "Replayed Request" } as const;
 
 async function dispatch<Tx>(
   event: CardholdEvent,
@@ -108,16 +131,30 @@ async function dispatch<Tx>(
 
 /**
  * A webhook receiver (the reference receiver's steps): checks Service-Signature over the raw bytes (400
- * `Invalid Signature`), parses the event (400 `Invalid Request` for a body that is not one of the supported
- * events), answers a resent event id with the answer it gave the first time, and declines a second capture
- * request for one authorization with `duplicate-transaction`. Each delivery runs in one store transaction.
+ * `Invalid Signature`) and the Standard Webhooks headers when there are any (see ReceiverOptions.standardWebhooks),
+ * parses the event (400 `Invalid Request` for a body that is not one of the supported events), answers a resent
+ * event id with the answer it gave the first time, and declines a second capture request for one authorization with
+ * `duplicate-transaction`. Each delivery runs in one store transaction.
+ *
+ * A replay is the same signed delivery again: the same webhook-id with the same webhook-timestamp. The platform's own
+ * retries keep the webhook-id (the event id) but are signed at their own send time, so they are not replays: they get
+ * the answer remembered for the event, as a resend does.
  */
 export function createReceiver<Tx>(opts: ReceiverOptions<Tx>): Receiver {
   const { keys, byMode } = keyring(opts.signingKey);
+  const standard = standardWebhooksSettings(opts.standardWebhooks);
   return {
-    async handle(rawBody, signature) {
+    async handle(rawBody, signature, standardHeaders = {}) {
       const verifiedBy = keys.filter((k) => verifySignature(rawBody, signature, k.key));
       if (verifiedBy.length === 0) return { status: 400, body: INVALID_SIGNATURE };
+      const checked = checkStandardWebhooks(
+        rawBody,
+        standardHeaders,
+        verifiedBy.map((k) => k.key),
+        standard,
+      );
+      if (checked.outcome === "invalid-signature") return { status: 400, body: INVALID_SIGNATURE };
+      if (checked.outcome === "invalid-timestamp") return { status: 400, body: INVALID_TIMESTAMP };
       let event: CardholdEvent;
       try {
         event = parseEvent(JSON.parse(rawBody.toString()));
@@ -131,6 +168,11 @@ export function createReceiver<Tx>(opts: ReceiverOptions<Tx>): Receiver {
         if (event.mode && !modes.has(event.mode)) return { status: 400, body: INVALID_SIGNATURE };
         const [only] = modes;
         if (!event.mode && modes.size === 1 && only) event = { ...event, mode: only };
+      }
+      if (checked.outcome === "verified") {
+        const keepUntil = (checked.timestamp + standard.toleranceSeconds) * 1000 + 1;
+        const first = await standard.replayStore.claim(`${checked.id} ${checked.timestamp}`, keepUntil);
+        if (!first) return { status: 400, body: REPLAYED_REQUEST };
       }
       const eventId = event.metadata.event;
       return opts.store.transaction(async (session) => {

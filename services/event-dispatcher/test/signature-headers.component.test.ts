@@ -79,14 +79,20 @@ describe("a webhook's extra signature headers", () => {
       return got;
     });
     expect(removed.headers["service-signature"]).toBe(hmacOf(removed.raw));
-    expect(Object.keys(removed.headers).filter((name) => name.includes("signature"))).toEqual(["service-signature"]);
+    expect(Object.keys(removed.headers).filter((name) => name.includes("signature"))).toEqual([
+      "service-signature",
+      "webhook-signature",
+    ]);
   });
 
   it("are none for a message from before the field existed", async () => {
     const businessId = newId("business");
     await announceWebhook(businessId, newId("webhook"));
     const got = await delivered(businessId, "card.transaction.created", {});
-    expect(Object.keys(got.headers).filter((name) => name.includes("signature"))).toEqual(["service-signature"]);
+    expect(Object.keys(got.headers).filter((name) => name.includes("signature"))).toEqual([
+      "service-signature",
+      "webhook-signature",
+    ]);
   });
 });
 

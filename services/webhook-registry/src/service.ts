@@ -22,6 +22,8 @@ export interface RegistryOptions {
   /** 64 hex characters: the AES-256 key signing keys are sealed with at rest and on webhooks.v1 (SECRETS_KEY). */
   secretsKey: string;
   allowPrivateTargets?: boolean;
+  /** The clock a key roll's grace starts from (tests set it). */
+  now?: () => Date;
 }
 
 /** Webhooks and each business's default webhook; publishes the current configuration on webhooks.v1. */
@@ -37,7 +39,7 @@ export async function createService(deps: ServiceDeps, opts: RegistryOptions): P
   if (sealed > 0) deps.logger.info({ sealed }, "sealed signing keys kept in plain by an earlier version");
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
   registerMessagingGauges(deps, NAME, SCHEMA);
-  const options: WebhookOptions = { allowPrivateTargets: opts.allowPrivateTargets ?? false, keys };
+  const options: WebhookOptions = { allowPrivateTargets: opts.allowPrivateTargets ?? false, keys, now: opts.now };
   const webhooks = webhookUseCases(deps.db, relay, options);
   const app = serviceApp(NAME, deps, (app) => webhookRoutes(app, deps.db, webhooks), SCHEMA);
   return {

@@ -1,7 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { enqueue, type OutboxRelay } from "@cardhold/bus";
-import { TOPICS, type Mode, type WebhookChangedMessage, type WebhookRecord } from "@cardhold/contracts";
+import {
+  standardWebhooksSecret,
+  TOPICS,
+  type Mode,
+  type WebhookChangedMessage,
+  type WebhookRecord,
+  type WebhookSecret,
+} from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
 import {
   AppError,
@@ -20,6 +27,7 @@ import {
   updateRequestSchema,
   type UrlPolicy,
 } from "./domain/webhook-request";
+import { keysAt, rolledKeys, type SealedKeys } from "./domain/signing-key-roll";
 import { nextStatus, type WebhookAction } from "./domain/webhook-state";
 import { applyChange, changedFields, checkUpdateAllowed, type WebhookSettings } from "./domain/webhook-update";
 import {
@@ -65,7 +73,30 @@ export interface WebhookOptions {
   allowPrivateTargets: boolean;
   /** Seals and opens signing keys (SECRETS_KEY): the table and webhooks.v1 only ever hold them sealed. */
   keys: SigningKeySealer;
+  /** The time a roll starts the replaced key's grace from (tests set it). */
+  now?: () => Date;
 }
+
+const sealedKeysOf = (row: WebhookRow): SealedKeys => ({
+  current: row.sealed_signing_key,
+  previous:
+    row.sealed_previous_signing_key && row.previous_signing_key_expires_at
+      ? { sealed: row.sealed_previous_signing_key, expiresAt: row.previous_signing_key_expires_at }
+      : null,
+});
+
+const withSealedKeys = (row: WebhookRow, keys: SealedKeys): WebhookRow => ({
+  ...row,
+  sealed_signing_key: keys.current,
+  sealed_previous_signing_key: keys.previous?.sealed ?? null,
+  previous_signing_key_expires_at: keys.previous?.expiresAt ?? null,
+});
+
+/** The secret answer: the signing key, and the same key as a Standard Webhooks secret. */
+const secretAnswer = (signingKey: string): WebhookSecret => ({
+  signingKey,
+  standardWebhooksSecret: standardWebhooksSecret(signingKey),
+});
 
 const settingsOf = (row: WebhookRow): WebhookSettings => ({
   name: row.name,
@@ -113,6 +144,7 @@ interface ChangeOptions {
 }
 
 export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: WebhookOptions) {
+  const now = opts.now ?? (() => new Date());
   const policy = (scope: Scope): UrlPolicy => ({
     mode: scope.mode as Mode,
     allowPrivateTargets: opts.allowPrivateTargets,
@@ -125,9 +157,9 @@ export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: 
     return result;
   };
 
-  /** Saves and announces a changed webhook. */
+  /** Saves and announces a changed webhook (a replaced key past its grace is dropped on the way). */
   const save = async (tx: Queryable, scope: Scope, next: WebhookRow): Promise<WebhookRow> => {
-    const saved = await saveWebhook(tx, scope, next);
+    const saved = await saveWebhook(tx, scope, withSealedKeys(next, keysAt(sealedKeysOf(next), now())));
     if (!saved) throw notFound("Webhook", next.id);
     await announce(tx, saved);
     return saved;
@@ -208,14 +240,17 @@ export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: 
       return toWebhookRecord(row);
     },
 
-    async secret(scope: Scope, id: string): Promise<{ signingKey: string }> {
+    async secret(scope: Scope, id: string): Promise<WebhookSecret> {
       const row = await findWebhook(db, scope, id);
       if (!row) throw notFound("Webhook", id);
-      return { signingKey: opts.keys.open(row.id, row.sealed_signing_key) };
+      return secretAnswer(opts.keys.open(row.id, row.sealed_signing_key));
     },
 
-    /** Replaces the signing key with the given one or a generated one; the new key is returned this once. */
-    async rollSecret(scope: Scope, id: string, body: unknown): Promise<{ signingKey: string }> {
+    /**
+     * Replaces the signing key with the given one or a generated one; the new key is returned this once. The replaced
+     * key keeps signing Standard Webhooks signatures for 24 h (see signing-key-roll).
+     */
+    async rollSecret(scope: Scope, id: string, body: unknown): Promise<WebhookSecret> {
       const input = validate(rollRequestSchema, body ?? {}, "secret roll");
       const signingKey = input.signingKey ?? newSigningKey();
       await change(
@@ -224,10 +259,10 @@ export function webhookUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, opts: 
         (row) =>
           sameSecret(opts.keys.open(row.id, row.sealed_signing_key), signingKey)
             ? undefined
-            : { ...row, sealed_signing_key: opts.keys.seal(row.id, signingKey) },
+            : withSealedKeys(row, rolledKeys(sealedKeysOf(row), opts.keys.seal(row.id, signingKey), now())),
         { answerHoldsSecret: true },
       );
-      return { signingKey };
+      return secretAnswer(signingKey);
     },
 
     /** Publishes on webhooks.v1 what a migration changed (e.g. a regenerated key), once; the number published. */

@@ -26,6 +26,12 @@ export function keyIn(value: WebhookChangedMessage | null | undefined): string |
   return sealed === undefined ? undefined : keys.open(value!.data.id, sealed);
 }
 
+/** The plain key a roll replaced that a webhooks.v1 message carries sealed (undefined when it carries none). */
+export function previousKeyIn(value: WebhookChangedMessage | null | undefined): string | undefined {
+  const sealed = value?.data.sealedPreviousSigningKey;
+  return sealed === undefined ? undefined : keys.open(value!.data.id, sealed);
+}
+
 /** What a webhooks.v1 message carried: the configuration, or null for a tombstone. */
 export interface Published {
   key: string;
@@ -44,8 +50,11 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-/** The registry in-process: embedded Postgres, memory bus, a group recording every webhooks.v1 message. */
-export async function startHarness(): Promise<Harness> {
+/**
+ * The registry in-process: embedded Postgres, memory bus, a group recording every webhooks.v1 message. `now`: the
+ * clock a key roll's grace starts from.
+ */
+export async function startHarness(opts: { now?: () => Date } = {}): Promise<Harness> {
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -57,7 +66,7 @@ export async function startHarness(): Promise<Harness> {
   const pg = await createTestDatabase();
   const bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
   const deps = { db: pg.db, bus, logger, metrics: createMetrics("webhook-registry", false), internalToken: INTERNAL };
-  const service = await createService(deps, { secretsKey: SECRETS_KEY });
+  const service = await createService(deps, { secretsKey: SECRETS_KEY, now: opts.now });
   await service.start();
   const http = await listen(service.app, 0);
   const permissiveService = await createService(deps, { secretsKey: SECRETS_KEY, allowPrivateTargets: true });

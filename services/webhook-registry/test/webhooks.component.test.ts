@@ -10,6 +10,9 @@ afterAll(async () => {
   await h?.stop();
 });
 
+/** The Standard Webhooks secret of a signing key, computed here: whsec_ + base64 of its UTF-8 bytes. */
+const whsec = (signingKey: string) => `whsec_${Buffer.from(signingKey, "utf8").toString("base64")}`;
+
 const api = (as: Caller, method: string, path: string, body?: unknown) => call(h.http, as, method, path, body);
 const messagesFor = (id: string): Published[] => h.published.filter((m) => m.key === id);
 /** Waits for exactly `n` webhooks.v1 messages for the webhook (per-key order: later ones cannot overtake). */
@@ -205,7 +208,7 @@ describe("creating a webhook", () => {
     expect(keyIn(message!.value)).toBe("my-own-signing-key-0123");
     expect((await api(test, "GET", `/webhooks/${record.id}/secret`)).body).toEqual({
       code: "success",
-      data: { signingKey: "my-own-signing-key-0123" },
+      data: { signingKey: "my-own-signing-key-0123", standardWebhooksSecret: whsec("my-own-signing-key-0123") },
     });
   });
 
@@ -477,14 +480,22 @@ describe("the signing key", () => {
     const id = await create(test, { ...valid(), signingKey: "first-signing-key-0123" });
     expect((await api(test, "GET", `/webhooks/${id}/secret`)).body.data).toEqual({
       signingKey: "first-signing-key-0123",
+      standardWebhooksSecret: whsec("first-signing-key-0123"),
     });
     const generated = await api(test, "POST", `/webhooks/${id}/secret/roll`);
-    expect(generated.body).toEqual({ code: "success", data: { signingKey: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    expect(generated.body).toEqual({
+      code: "success",
+      data: { signingKey: expect.stringMatching(/^[0-9a-f]{64}$/), standardWebhooksSecret: expect.any(String) },
+    });
+    expect(generated.body.data.standardWebhooksSecret).toBe(whsec(generated.body.data.signingKey));
     expect((await api(test, "GET", `/webhooks/${id}/secret`)).body.data.signingKey).toBe(
       generated.body.data.signingKey,
     );
     const given = await api(test, "POST", `/webhooks/${id}/secret/roll`, { signingKey: "second-signing-key-0123" });
-    expect(given.body.data).toEqual({ signingKey: "second-signing-key-0123" });
+    expect(given.body.data).toEqual({
+      signingKey: "second-signing-key-0123",
+      standardWebhooksSecret: whsec("second-signing-key-0123"),
+    });
     expect((await api(test, "POST", `/webhooks/${id}/secret/roll`, { signingKey: "short" })).body.errors).toEqual([
       { path: "signingKey", message: expect.any(String) },
     ]);
@@ -522,6 +533,7 @@ describe("the signing key", () => {
       "default-signing-key-0123456789",
     ]) {
       expect(log).not.toContain(key);
+      expect(log).not.toContain(whsec(key));
     }
   });
 });

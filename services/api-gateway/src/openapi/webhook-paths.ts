@@ -63,11 +63,14 @@ export function webhookPaths(): Paths {
       }),
     },
     "/webhooks/{id}/secret": {
-      get: read("The webhook's signing key (a restricted key needs the webhook-secrets permission)", signingKeyRecord),
+      get: read(
+        "The webhook's signing key, also as its Standard Webhooks secret (a restricted key needs the webhook-secrets permission)",
+        signingKeyRecord,
+      ),
     },
     "/webhooks/{id}/secret/roll": {
       post: write(
-        "Replace the signing key (the given one, or a generated one) and return it",
+        "Replace the signing key (the given one, or a generated one) and return it; the old key still signs webhook-signature for 24 h",
         rollSecretSchema.strict(),
         signingKeyRecord,
       ),

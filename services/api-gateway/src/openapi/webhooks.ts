@@ -183,6 +183,30 @@ const HEADERS: Json[] = [
     description: "The event id, as in metadata.event",
     schema: { type: "string" },
   },
+  {
+    name: "webhook-id",
+    in: "header",
+    required: true,
+    description:
+      "Standard Webhooks (standardwebhooks.com): the event id, as in metadata.event; the same on every attempt of the event, so use it to spot a retry.",
+    schema: { type: "string" },
+  },
+  {
+    name: "webhook-timestamp",
+    in: "header",
+    required: true,
+    description:
+      "Standard Webhooks: when this attempt was sent, in seconds since the epoch (each attempt has its own). Refuse one more than 5 minutes from your clock.",
+    schema: { type: "string", pattern: "^[0-9]+$" },
+  },
+  {
+    name: "webhook-signature",
+    in: "header",
+    required: true,
+    description:
+      "Standard Webhooks: v1, + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the bytes of the webhook's standardWebhooksSecret (GET /webhooks/{id}/secret: whsec_ + base64 of the signing key's UTF-8 bytes); the specification's libraries verify it with that secret. For 24 h after a key roll it holds two space-separated signatures, the new key's and the old key's: any one that verifies will do.",
+    schema: { type: "string", pattern: "^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$" },
+  },
 ];
 
 function webhookOperation(kind: EventKind, d: Delivery): Json {

@@ -5,6 +5,7 @@ import type { Db, Queryable } from "@cardhold/db";
 import { parseJsonWithin } from "@cardhold/platform";
 import { isDelivered, MIN_DECISION_WINDOW_MS, sendTimeoutMs } from "../domain/delivery-policy";
 import { nextAttemptAt, parseRetryAfter, type RetrySchedule } from "../domain/retry-schedule";
+import { previousKeySigns } from "../domain/signature";
 import {
   claimDueDeliveries,
   failExpiredDecisions,
@@ -21,7 +22,7 @@ import { createQueueVacuum, type QueueVacuumOptions } from "../store/queue-vacuu
 import { SCHEMA } from "../store/webhooks.store";
 import { createAttemptRecorder } from "./attempt-recorder";
 import { eventTraces } from "./event-traces";
-import { dispatcherFor, sendSigned, type SendResult } from "./send";
+import { dispatcherFor, sendSigned, type DeliverySigning, type SendResult } from "./send";
 import { createSendLanes, FAST_ANSWER_MS, type Chain, type ChainOutcome } from "./send-lanes";
 import type { SigningKeys } from "./signing-keys";
 
@@ -240,6 +241,17 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       c.traceparent ? { traceparent: c.traceparent } : undefined,
     );
 
+  /** The keys a delivery is signed with now: the current one, and the one a roll replaced while its grace lasts. */
+  const signingOf = (c: ClaimedDelivery, sealedSigningKey: string): DeliverySigning => {
+    const previous = c.sealed_previous_signing_key;
+    const previousSigns = previous !== null && previousKeySigns(c.previous_signing_key_expires_at, Date.now());
+    return {
+      signingKey: opts.signingKeys.open(c.webhook_id, sealedSigningKey),
+      previousSigningKey: previousSigns ? opts.signingKeys.open(c.webhook_id, previous, "previous") : undefined,
+      extraSignatureHeaders: c.signature_headers ?? [],
+    };
+  };
+
   const deliverNow = async (c: ClaimedDelivery, answered?: (outcome: ChainOutcome) => void): Promise<ChainOutcome> => {
     const startedAt = new Date();
     if (!c.url || !c.sealed_signing_key) {
@@ -252,15 +264,13 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       return "unknown";
     }
     const dispatcher = dispatcherFor(c.mode, opts.allowPrivateTargets ?? false);
-    const signingKey = opts.signingKeys.open(c.webhook_id, c.sealed_signing_key);
     const result = await sendSigned(
       c.url,
       c.envelope,
-      signingKey,
+      signingOf(c, c.sealed_signing_key),
       c.event_id,
       timeout,
       dispatcher,
-      c.signature_headers ?? [],
     );
     const outcome = !isDelivered(result.httpStatus) ? "trouble" : result.latencyMs <= FAST_ANSWER_MS ? "fast" : "slow";
     answered?.(outcome);

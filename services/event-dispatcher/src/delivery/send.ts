@@ -1,5 +1,5 @@
 import { Agent, request, type Dispatcher } from "undici";
-import { signatureHeaders } from "../domain/signature";
+import { signatureHeaders, standardWebhooksHeaders } from "../domain/signature";
 import { connectsOnlyToPublicAddresses } from "../domain/target-policy";
 import { createGuardedAgent, TargetNotAllowed } from "./target-guard";
 
@@ -26,21 +26,33 @@ export function dispatcherFor(mode: string, allowPrivateTargets: boolean): Dispa
   return connectsOnlyToPublicAddresses(mode, allowPrivateTargets) ? publicOnly : anyAddress;
 }
 
+/** What a delivery is signed with. */
+export interface DeliverySigning {
+  signingKey: string;
+  /** The key a roll replaced, while its grace lasts: Standard Webhooks signatures only (Service-Signature: the new key). */
+  previousSigningKey?: string;
+  /** Extra header names the Service-Signature value goes under too. */
+  extraSignatureHeaders?: readonly string[];
+}
+
 /**
  * POSTs the exact envelope bytes, signed (Service-Signature, and the same value under each of the webhook's extra
- * signature header names), through `dispatcher` (see dispatcherFor), and reports what happened; never throws.
- * Redirects are not followed: a 3xx is the receiver's answer.
+ * signature header names; Standard Webhooks' webhook-id, webhook-timestamp and webhook-signature), through
+ * `dispatcher` (see dispatcherFor), and reports what happened; never throws. Redirects are not followed: a 3xx is
+ * the receiver's answer.
  */
 export async function sendSigned(
   url: string,
   envelope: string,
-  signingKey: string,
+  signing: DeliverySigning,
   eventId: string,
   timeoutMs: number,
   dispatcher: Dispatcher,
-  extraSignatureHeaders: readonly string[] = [],
 ): Promise<SendResult> {
   const body = Buffer.from(envelope, "utf8");
+  const { signingKey, previousSigningKey, extraSignatureHeaders = [] } = signing;
+  const standardKeys = previousSigningKey === undefined ? [signingKey] : [signingKey, previousSigningKey];
+  const sentAtSeconds = Math.floor(Date.now() / 1000);
   const started = performance.now();
   const signal = AbortSignal.timeout(timeoutMs);
   try {
@@ -55,6 +67,7 @@ export async function sendSigned(
         "user-agent": "Cardhold-Webhooks/0.1",
         "x-cardhold-event-id": eventId,
         ...signatureHeaders(body, signingKey, extraSignatureHeaders),
+        ...standardWebhooksHeaders(body, standardKeys, eventId, sentAtSeconds),
       },
       body,
     });

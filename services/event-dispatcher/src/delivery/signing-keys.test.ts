@@ -26,6 +26,18 @@ describe("the signing key cache", () => {
     expect(() => cache.open("wh.a", signingKeySealer(newDataKey()).seal("wh.a", "other"))).toThrow(/SECRETS_KEY/);
   });
 
+  it("caches a webhook's current and previous key apart, so signing with both during a roll opens each once", () => {
+    const sealer = counting(signingKeySealer(newDataKey()));
+    const cache = createSigningKeyCache(sealer);
+    const previous = sealer.seal("wh.a", "old-key-0123456789");
+    const current = sealer.seal("wh.a", "new-key-0123456789");
+    for (let i = 0; i < 3; i++) {
+      expect(cache.open("wh.a", current)).toBe("new-key-0123456789");
+      expect(cache.open("wh.a", previous, "previous")).toBe("old-key-0123456789");
+    }
+    expect(sealer.opens).toBe(2);
+  });
+
   it("keeps at most `max` webhooks, dropping the oldest", () => {
     const sealer = counting(signingKeySealer(newDataKey()));
     const cache = createSigningKeyCache(sealer, 2);

@@ -6,15 +6,19 @@ import type { SigningKeySealer } from "@cardhold/platform";
  * key once. Bounded: past `max` webhooks the oldest entry goes.
  */
 export interface SigningKeys {
-  /** The plain key of a webhook from its sealed value; throws (without quoting either) when it cannot be opened. */
-  open(webhookId: string, sealed: string): string;
+  /**
+   * The plain key of a webhook from its sealed value; throws (without quoting either) when it cannot be opened.
+   * `which`: the current key, or the one a roll replaced (cached apart, so signing with both opens each once).
+   */
+  open(webhookId: string, sealed: string, which?: "current" | "previous"): string;
 }
 
 export function createSigningKeyCache(sealer: SigningKeySealer, max = 10_000): SigningKeys {
   const cache = new Map<string, { sealed: string; plain: string }>();
   return {
-    open(webhookId, sealed) {
-      const hit = cache.get(webhookId);
+    open(webhookId, sealed, which = "current") {
+      const slot = which === "current" ? webhookId : `${webhookId} previous`;
+      const hit = cache.get(slot);
       if (hit && hit.sealed === sealed) return hit.plain;
       let plain: string;
       try {
@@ -24,9 +28,9 @@ export function createSigningKeyCache(sealer: SigningKeySealer, max = 10_000): S
           `the signing key of webhook ${webhookId} cannot be opened: is SECRETS_KEY the webhook-registry's?`,
         );
       }
-      cache.delete(webhookId);
+      cache.delete(slot);
       if (cache.size >= max) cache.delete(cache.keys().next().value!);
-      cache.set(webhookId, { sealed, plain });
+      cache.set(slot, { sealed, plain });
       return plain;
     },
   };

@@ -13,7 +13,7 @@ const ENVELOPE = JSON.stringify({
   metadata: { event: "evt.1" },
 });
 const send = (url: string, dispatcher: Parameters<typeof sendSigned>[5]) =>
-  sendSigned(url, ENVELOPE, "signing-key", "evt.1", 2_000, dispatcher);
+  sendSigned(url, ENVELOPE, { signingKey: "signing-key" }, "evt.1", 2_000, dispatcher);
 
 /** A resolver that answers every name with `answers` (one list per call, the last repeating) and counts its calls. */
 function fakeResolver(...answers: string[][]): Resolve & { calls: string[] } {

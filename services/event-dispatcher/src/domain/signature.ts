@@ -25,3 +25,62 @@ export function verify(body: Buffer | string, signingKey: string, signature: str
   const given = Buffer.from(signature, "hex");
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * Standard Webhooks (standardwebhooks.com), beside Service-Signature: `webhook-id` (the event id, the same on every
+ * attempt), `webhook-timestamp` (the send time, in seconds) and `webhook-signature`.
+ */
+export const STANDARD_WEBHOOKS_HEADERS = {
+  id: "webhook-id",
+  timestamp: "webhook-timestamp",
+  signature: "webhook-signature",
+} as const;
+
+const STANDARD_SECRET_PREFIX = "whsec_";
+
+/** The key bytes of a Standard Webhooks secret: the base64 after `whsec_`. */
+export function standardWebhooksKey(secret: string): Buffer {
+  return Buffer.from(
+    secret.startsWith(STANDARD_SECRET_PREFIX) ? secret.slice(STANDARD_SECRET_PREFIX.length) : secret,
+    "base64",
+  );
+}
+
+/**
+ * One Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` (the exact body bytes). A
+ * signing key given as text is keyed with its UTF-8 bytes, as Service-Signature is: its Standard Webhooks secret is
+ * `whsec_` + base64 of those bytes (contracts' standardWebhooksSecret, what GET /webhooks/:id/secret answers).
+ */
+export function standardSignature(
+  key: Buffer | string,
+  id: string,
+  timestampSeconds: number,
+  body: Buffer | string,
+): string {
+  const hmac = createHmac("sha256", key).update(`${id}.${timestampSeconds}.`).update(body).digest("base64");
+  return `v1,${hmac}`;
+}
+
+/**
+ * A delivery's Standard Webhooks headers: a signature under each key, space-separated (the specification's form for
+ * several), the current key's first. While a rolled key's grace lasts that is the new key and the replaced one.
+ */
+export function standardWebhooksHeaders(
+  body: Buffer | string,
+  signingKeys: readonly string[],
+  id: string,
+  timestampSeconds: number,
+): Record<string, string> {
+  return {
+    [STANDARD_WEBHOOKS_HEADERS.id]: id,
+    [STANDARD_WEBHOOKS_HEADERS.timestamp]: String(timestampSeconds),
+    [STANDARD_WEBHOOKS_HEADERS.signature]: signingKeys
+      .map((key) => standardSignature(key, id, timestampSeconds, body))
+      .join(" "),
+  };
+}
+
+/** Whether the key a roll replaced still signs at `now` (ms): until its expiry, which it does not reach. */
+export function previousKeySigns(expiresAt: Date | null, now: number): boolean {
+  return expiresAt !== null && expiresAt.getTime() > now;
+}

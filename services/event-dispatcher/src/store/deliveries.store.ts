@@ -17,6 +17,9 @@ export interface ClaimedDelivery {
   url: string | null;
   /** The webhook's signing key, sealed (the worker opens it to sign). */
   sealed_signing_key: string | null;
+  /** The key a roll replaced, sealed, and when it stops signing (null when there is none). */
+  sealed_previous_signing_key: string | null;
+  previous_signing_key_expires_at: Date | null;
   /** Extra header names the signature goes under too (null when the webhook is gone). */
   signature_headers: string[] | null;
   event_created_at: Date;
@@ -99,7 +102,7 @@ export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Pr
        RETURNING d.*)
      SELECT c.id, c.event_id, c.webhook_id, c.resource_id, c.policy, c.attempts, c.trigger, c.first_attempt_at,
             e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, e.traceparent, w.url,
-            w.sealed_signing_key,
+            w.sealed_signing_key, w.sealed_previous_signing_key, w.previous_signing_key_expires_at,
             w.signature_headers,
             (SELECT count(*)::int FROM dispatcher.deliveries x WHERE x.event_id = c.event_id) AS event_deliveries,
             waiting.blocked

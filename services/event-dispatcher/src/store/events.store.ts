@@ -122,7 +122,8 @@ export async function insertEventsWithDeliveries(
      SELECT ARRAY(SELECT id FROM event) AS inserted, (SELECT count(*)::int FROM deliveries) AS stored,
             d.id, d.event_id, d.webhook_id, d.resource_id, d.policy, d.attempts, d.trigger, d.first_attempt_at,
             e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, e.traceparent, w.url,
-            w.sealed_signing_key, w.signature_headers, r.event_deliveries
+            w.sealed_signing_key, w.sealed_previous_signing_key, w.previous_signing_key_expires_at, w.signature_headers,
+            r.event_deliveries
        FROM (SELECT 1) one
        LEFT JOIN deliveries d ON d.status = 'delivering'
        LEFT JOIN event e ON e.id = d.event_id

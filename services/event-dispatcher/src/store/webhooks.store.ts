@@ -6,18 +6,21 @@ export const SCHEMA = "dispatcher";
 
 /**
  * The routing table: the dispatcher's copy of webhooks.v1 (extra signature header names included), the signing key
- * sealed (as the message carries it, or sealed here when an older message carried it in plain). Older versions never
- * overwrite newer ones.
+ * sealed (as the message carries it, or sealed here when an older message carried it in plain), and the key a roll
+ * replaced with when it stops signing (sealed as the message carries it; none when it carries none). Older versions
+ * never overwrite newer ones.
  */
 export async function upsertWebhook(db: Queryable, m: WebhookChangedMessage, sealedSigningKey: string): Promise<void> {
   const w = m.data;
   await db.query(
     `INSERT INTO dispatcher.webhooks (id, business_id, mode, url, events, sealed_signing_key, status, is_default, updated_at,
-       signature_headers)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       signature_headers, sealed_previous_signing_key, previous_signing_key_expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, events = EXCLUDED.events,
        sealed_signing_key = EXCLUDED.sealed_signing_key, signing_key = NULL, status = EXCLUDED.status,
-       updated_at = EXCLUDED.updated_at, signature_headers = EXCLUDED.signature_headers
+       updated_at = EXCLUDED.updated_at, signature_headers = EXCLUDED.signature_headers,
+       sealed_previous_signing_key = EXCLUDED.sealed_previous_signing_key,
+       previous_signing_key_expires_at = EXCLUDED.previous_signing_key_expires_at
      WHERE dispatcher.webhooks.updated_at <= EXCLUDED.updated_at`,
     [
       w.id,
@@ -30,6 +33,8 @@ export async function upsertWebhook(db: Queryable, m: WebhookChangedMessage, sea
       w.isDefault,
       m.occurredAt,
       JSON.stringify(w.signatureHeaders ?? []),
+      w.sealedPreviousSigningKey && w.previousSigningKeyExpiresAt ? w.sealedPreviousSigningKey : null,
+      w.sealedPreviousSigningKey && w.previousSigningKeyExpiresAt ? w.previousSigningKeyExpiresAt : null,
     ],
   );
 }

@@ -20,6 +20,9 @@ export interface WebhookRow {
   api_version: string | null;
   /** The signing key sealed under SECRETS_KEY (signingKeySealer, bound to the id); never stored in plain. */
   sealed_signing_key: string;
+  /** The key the last roll replaced, sealed the same way, and when it stops signing; both null when there is none. */
+  sealed_previous_signing_key: string | null;
+  previous_signing_key_expires_at: Date | null;
   status: "created" | "enabled" | "disabled";
   is_default: boolean;
   timeout_default: "approve" | "decline" | null;
@@ -30,8 +33,9 @@ export interface WebhookRow {
   updated_at: Date;
 }
 
-const COLUMNS = `id, business_id, mode, name, description, url, events, api_version, sealed_signing_key, status, is_default,
-  timeout_default, metadata, signature_headers, created_at, updated_at`;
+const COLUMNS = `id, business_id, mode, name, description, url, events, api_version, sealed_signing_key,
+  sealed_previous_signing_key, previous_signing_key_expires_at, status, is_default, timeout_default, metadata,
+  signature_headers, created_at, updated_at`;
 
 export const webhookResource = scopedResource("webhook", "webhooks.webhooks", {
   id: { type: "id", column: "id", sortable: true },
@@ -49,7 +53,7 @@ export const webhookResource = scopedResource("webhook", "webhooks.webhooks", {
   updatedAt: { type: "date", column: "updated_at", sortable: true },
 });
 
-/** The public record; never the signing key. */
+/** The public record; never a signing key. */
 export function toWebhookRecord(row: WebhookRow): WebhookRecord {
   return {
     id: row.id,
@@ -69,8 +73,15 @@ export function toWebhookRecord(row: WebhookRow): WebhookRecord {
   };
 }
 
-/** What the dispatcher needs to route and sign (webhooks.v1). */
+/** What the dispatcher needs to route and sign (webhooks.v1), the key a roll replaced too while it has one. */
 export function toWebhookConfig(row: WebhookRow): WebhookConfig {
+  const previous =
+    row.sealed_previous_signing_key && row.previous_signing_key_expires_at
+      ? {
+          sealedPreviousSigningKey: row.sealed_previous_signing_key,
+          previousSigningKeyExpiresAt: row.previous_signing_key_expires_at.toISOString(),
+        }
+      : {};
   return {
     id: row.id,
     name: row.name,
@@ -81,6 +92,7 @@ export function toWebhookConfig(row: WebhookRow): WebhookConfig {
     isDefault: row.is_default,
     timeoutDefault: row.timeout_default,
     signatureHeaders: row.signature_headers,
+    ...previous,
   };
 }
 
@@ -153,7 +165,7 @@ export async function saveWebhook(db: Queryable, scope: Scope, w: WebhookRow): P
   const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
     `UPDATE webhooks.webhooks SET name = $2, description = $3, url = $4, events = $5, api_version = $6,
        sealed_signing_key = $7, status = $8, timeout_default = $9, metadata = $10, signature_headers = $13,
-       updated_at = clock_timestamp()
+       sealed_previous_signing_key = $14, previous_signing_key_expires_at = $15, updated_at = clock_timestamp()
      WHERE id = $1 AND business_id = $11 AND mode = $12 RETURNING ${COLUMNS}`,
     [
       w.id,
@@ -169,6 +181,8 @@ export async function saveWebhook(db: Queryable, scope: Scope, w: WebhookRow): P
       scope.businessId,
       scope.mode,
       JSON.stringify(w.signature_headers),
+      w.sealed_previous_signing_key,
+      w.previous_signing_key_expires_at,
     ],
   );
   return rows[0];

@@ -11,6 +11,7 @@ import {
   individualClaimsRecordSchema,
   modeSchema,
   webhookRecordSchema,
+  webhookSecretSchema,
 } from "@cardhold/contracts";
 import { PERMISSIONS } from "../../domain/permissions";
 import { named } from "../schema";
@@ -28,10 +29,7 @@ export const customerRecord = named(
   }),
 );
 export const webhookRecord = named("Webhook", webhookRecordSchema);
-export const signingKeyRecord = named(
-  "SigningKey",
-  z.object({ signingKey: z.string().describe("Signs every event sent to the webhook") }),
-);
+export const signingKeyRecord = named("SigningKey", webhookSecretSchema);
 
 export const eventRecord = named(
   "Event",
