@@ -3,7 +3,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { standardWebhooksSecret } from "@cardhold/contracts";
 import { startAllInOne, type AllInOne } from "../../../apps/cli/src/all-in-one";
 import { apiClient, createBusiness } from "../../../test/support/api-client";
 import { freePort } from "../../../test/integration/support/service-processes";
@@ -65,7 +67,19 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-const post = (body: string, signature?: string) => deliver(webhookUrl, body, signature ?? sign(body, KEY));
+/** The Standard Webhooks headers the platform sends beside Service-Signature, made with the specification's library. */
+const standardHeaders = (body: string, key = KEY) => {
+  const id = uniqueId("evt");
+  const sentAt = new Date();
+  const signature = new Webhook(standardWebhooksSecret(key)).sign(id, sentAt, body);
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+    "webhook-signature": signature,
+  };
+};
+const post = (body: string, signature?: string, key = KEY) =>
+  deliver(webhookUrl, body, signature ?? sign(body, key), standardHeaders(body, key));
 const check = () => post(envelope("card.authorization.request", authorization({ card: "c.doc", type: "check" })));
 
 describe("the receiver of the README (Build your receiver)", () => {
@@ -116,7 +130,19 @@ describe("the receiver of the README (Build your receiver)", () => {
 
   it("answers 400 to a wrong signature and to what is not an event", async () => {
     const body = envelope("card.authorization.request", authorization({ card: "c.doc", type: "check" }));
-    expect(await post(body, sign(body, "another-key"))).toEqual({ status: 400, body: { error: "Invalid Signature" } });
+    expect(await post(body, sign(body, "another-key"), "another-key")).toEqual({
+      status: 400,
+      body: { error: "Invalid Signature" },
+    });
+    const stale = { ...standardHeaders(body), "webhook-timestamp": String(Math.floor(Date.now() / 1000) - 3_600) };
+    expect(await deliver(webhookUrl, body, sign(body, KEY), stale)).toMatchObject({ status: 400 });
+    const once = standardHeaders(body);
+    expect((await deliver(webhookUrl, body, sign(body, KEY), once)).status).toBe(200);
+    expect(await deliver(webhookUrl, body, sign(body, KEY), once)).toEqual({
+      status: 400,
+      body: { error: "Replayed Request" },
+    });
+    expect(await deliver(webhookUrl, body, sign(body, KEY))).toMatchObject({ status: 400 });
     expect(await post(JSON.stringify({ hello: "world" }))).toEqual({ status: 400, body: { error: "Invalid Request" } });
   });
 });

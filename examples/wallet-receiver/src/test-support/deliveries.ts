@@ -60,10 +60,11 @@ export async function deliver(
   webhookUrl: string,
   body: string,
   signature = sign(body),
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: DeliveryAnswer }> {
   const res = await fetch(webhookUrl, {
     method: "POST",
-    headers: { "content-type": "application/json", "service-signature": signature },
+    headers: { "content-type": "application/json", "service-signature": signature, ...headers },
     body,
   });
   return { status: res.status, body: (await res.json()) as DeliveryAnswer };
