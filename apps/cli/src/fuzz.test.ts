@@ -355,6 +355,8 @@ const PREFIX_BY_SEGMENT: Record<string, string> = {
   merchants: ID_PREFIXES.merchant,
   billings: ID_PREFIXES.billing,
   requests: ID_PREFIXES.request,
+  disputes: ID_PREFIXES.dispute,
+  "payment-requests": ID_PREFIXES.paymentRequest,
 };
 
 /** Raw path segments: already in the characters an HTTP request line may carry. */

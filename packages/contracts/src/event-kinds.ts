@@ -12,6 +12,12 @@ export const EVENT_KINDS = [
   "dispute.closed",
   "payment.bill.completed",
   "payment.bill.failed",
+  /** A payout (a bank transfer) reached the beneficiary, or failed and was refunded; data is the payment record. */
+  "payment.payout.completed",
+  "payment.payout.failed",
+  /** A payment request (data is its record): paid in full, or a pay-in to its account was sent back to the payer. */
+  "payment-request.completed",
+  "payment-request.payment-refunded",
   /** A delayed request (202 request-accepted) got its answer, or failed; data is the request record. */
   "request.completed",
 ] as const;

@@ -23,6 +23,7 @@ export const ID_PREFIXES = {
   billing: "bil.",
   merchant: "mch.",
   dispute: "dsp.",
+  paymentRequest: "preq.",
   message: "msg.",
   request: "req.",
   log: "log.",

@@ -21,7 +21,7 @@ const OWNER_BY_SEGMENT: Record<string, Upstream> = {
   disputes: "authorization-engine",
   simulation: "authorization-engine",
   payments: "bill-service",
-  "payment-requests": "bill-service",
+  "payment-requests": "authorization-engine",
 };
 
 /** The tools are owned by the service whose data each answers from, by their second segment. */

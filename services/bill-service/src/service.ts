@@ -25,6 +25,11 @@ import { createPaymentRequeue } from "./payments/requeue-payment";
 import { createCompletedEventResend } from "./payments/resend-completed-event";
 import { createPaymentWaiters } from "./payments/payment-waiters";
 import { createPaymentWorker } from "./payments/payment.worker";
+import { createPayoutChecks } from "./payouts/check-payout";
+import { payoutRoutes } from "./payouts/payout.routes";
+import { createPayouts } from "./payouts/payouts";
+import { payoutCallsOf } from "./payouts/rail-calls";
+import { createSandboxRail } from "./payouts/sandbox-rail";
 import { settingsOf, type BillServiceOptions } from "./settings";
 import { SCHEMA } from "./store/payments.store";
 
@@ -38,6 +43,7 @@ const MIGRATIONS = migrationsOf("@cardhold/bill-service");
  * Bill catalog and bill payments: checks a bill against its product, the customer projection and the biller, debits
  * through the engine's ledger over ledger-commands.v1 / ledger-results.v1, pays the biller, refunds on failure, and
  * announces the outcome on events.v1. Every step commits with its messages (outbox); a worker resumes stuck payments.
+ * Payouts (bank transfers) are payments made the same way, sent to a bank rail instead of a biller.
  */
 export async function createService(deps: ServiceDeps, opts: BillServiceOptions = {}): Promise<Service> {
   const settings = settingsOf(opts);
@@ -45,6 +51,7 @@ export async function createService(deps: ServiceDeps, opts: BillServiceOptions 
   const customers = customerProjection(deps.db, SCHEMA, NAME);
   await customers.migrate();
   const biller = opts.biller ?? createSandboxBiller(deps.db, settings.sandbox);
+  const rails = { test: opts.bankRail ?? createSandboxRail(deps.db, settings.sandbox), live: opts.liveBankRail };
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
   registerMessagingGauges(deps, NAME, SCHEMA);
   const waiters = createPaymentWaiters();
@@ -57,6 +64,7 @@ export async function createService(deps: ServiceDeps, opts: BillServiceOptions 
     logger: deps.logger,
     biller,
     progress,
+    payoutCalls: payoutCallsOf(rails),
     billerTimeoutMs: settings.billerTimeoutMs,
     idleMs: settings.workerIdleMs,
   });
@@ -82,12 +90,26 @@ export async function createService(deps: ServiceDeps, opts: BillServiceOptions 
     liveAccountNames: opts.liveAccountNames,
     lookupTimeoutMs: settings.billerTimeoutMs,
   });
+  const payouts = createPayouts({
+    db: deps.db,
+    checkPayout: createPayoutChecks({
+      db: deps.db,
+      bankTools,
+      rails,
+      customerWaitMs: settings.customerWaitMs,
+      feeWaitMs: settings.customerWaitMs,
+    }),
+    outcome: payments.outcome,
+    wakeRelay: relay.wake,
+    schedule,
+  });
   const app = serviceApp(
     NAME,
     deps,
     (app) => {
       catalogRoutes(app, deps.db);
       configurationRoutes(app, configuration);
+      payoutRoutes(app, deps.db, payouts);
       paymentRoutes(app, deps.db, payments);
       paymentExtrasRoutes(app, {
         payments,

@@ -1,6 +1,7 @@
 import type { AccountNameProvider } from "./banks/account-names";
 import type { Biller } from "./billers/biller";
 import type { SandboxBillerOptions } from "./billers/sandbox-biller";
+import type { BankRail } from "./payouts/bank-rail";
 
 /** What createService can be given; every setting has a default (main.ts reads them from BILL_* variables). */
 export interface BillServiceOptions {
@@ -11,7 +12,14 @@ export interface BillServiceOptions {
    * bank-provider-not-configured. Test mode always uses the sandbox. Name enquiries share the biller timeout.
    */
   liveAccountNames?: AccountNameProvider;
-  /** Longest wait for one biller call (lookup, pay, query); a pay that takes longer is asked about again later. */
+  /** The test-mode bank rail payouts are sent to; default: the sandbox rail over this service's database. */
+  bankRail?: BankRail;
+  /** The live-mode bank rail; none: live payouts are refused with 403 bank-rail-not-configured. */
+  liveBankRail?: BankRail;
+  /**
+   * Longest wait for one biller or bank rail call (lookup, pay, query, send); a pay or send that takes longer is asked
+   * about again later.
+   */
   billerTimeoutMs?: number;
   /** How long POST /payments/bill waits for the outcome before answering 202. */
   paymentWaitMs?: number;
@@ -23,7 +31,7 @@ export interface BillServiceOptions {
   ledgerResendMs?: number[];
   /** How often the payment worker looks for due payments when nobody woke it. */
   workerIdleMs?: number;
-  /** The sandbox biller's timings (only when `biller` is not given). */
+  /** The sandbox biller's timings (only when `biller` is not given), and the sandbox rail's (unless `bankRail` is). */
   sandbox?: Partial<SandboxBillerOptions>;
 }
 
@@ -37,7 +45,8 @@ export const DEFAULTS = {
   sandboxPendingMs: 10_000,
 } as const;
 
-export type Settings = Required<Omit<BillServiceOptions, "biller" | "sandbox" | "liveAccountNames">> & {
+type Adapters = "biller" | "sandbox" | "liveAccountNames" | "bankRail" | "liveBankRail";
+export type Settings = Required<Omit<BillServiceOptions, Adapters>> & {
   sandbox: SandboxBillerOptions;
 };
 

@@ -6,6 +6,8 @@ import { createMetrics, listen, type Listening, type Service } from "@cardhold/p
 import { callService, customerCreated, type Caller, type Reply } from "../../../test/support/internal-api";
 import type { Biller } from "../src/billers/biller";
 import { createSandboxBiller } from "../src/billers/sandbox-biller";
+import type { BankRail } from "../src/payouts/bank-rail";
+import { createSandboxRail } from "../src/payouts/sandbox-rail";
 import { createService, type BillServiceOptions } from "../src/service";
 import { FakeLedger } from "./fake-ledger";
 
@@ -38,11 +40,28 @@ export class CountingBiller implements Biller {
   };
 }
 
+/** The sandbox bank rail, counting each call by payout id. */
+export class CountingRail implements BankRail {
+  readonly name = "sandbox";
+  readonly sends = new Map<string, number>();
+  readonly queries = new Map<string, number>();
+  constructor(private readonly inner: BankRail) {}
+  send: BankRail["send"] = (order, signal) => {
+    this.sends.set(order.reference, (this.sends.get(order.reference) ?? 0) + 1);
+    return this.inner.send(order, signal);
+  };
+  query: BankRail["query"] = (reference, signal) => {
+    this.queries.set(reference, (this.queries.get(reference) ?? 0) + 1);
+    return this.inner.query(reference, signal);
+  };
+}
+
 export interface Harness {
   pg: TestDatabase;
   bus: MemoryBus;
   ledger: FakeLedger;
   biller: CountingBiller;
+  rail: CountingRail;
   service: Service;
   http: Listening;
   /** Every events.v1 message, across restarts. */
@@ -58,6 +77,7 @@ const logger = pino({ level: "silent" });
 export async function startHarness(): Promise<Harness> {
   const pg = await createTestDatabase();
   const biller = new CountingBiller(createSandboxBiller(pg.db, SANDBOX));
+  const rail = new CountingRail(createSandboxRail(pg.db, SANDBOX));
   const ledger = new FakeLedger();
   const events: EventPublishedMessage[] = [];
 
@@ -65,7 +85,7 @@ export async function startHarness(): Promise<Harness> {
     const bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
     await bus.start();
     const deps = { db: pg.db, bus, logger, metrics: createMetrics("bill-service", false), internalToken: INTERNAL };
-    const service = await createService(deps, { ...TEST_OPTIONS, biller });
+    const service = await createService(deps, { ...TEST_OPTIONS, biller, bankRail: rail });
     await service.start();
     await ledger.attach(bus);
     await bus.subscribe({
@@ -86,6 +106,7 @@ export async function startHarness(): Promise<Harness> {
     pg,
     ledger,
     biller,
+    rail,
     events,
     get bus() {
       return running.bus;

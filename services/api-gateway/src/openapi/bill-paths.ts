@@ -4,7 +4,13 @@ import { billPaymentRequestSchema } from "@cardhold/contracts";
 import { billPaymentRequest, payment } from "./examples";
 import { list, one, operation, read, write } from "./operations";
 import { countTotal, listParameters } from "./parameters";
-import { billCategoryRecord, billProductRecord, billValidationRecord, paymentRecord } from "./records/bills";
+import {
+  billCategoryRecord,
+  billPaymentRecord,
+  billProductRecord,
+  billValidationRecord,
+  paymentRecord,
+} from "./records/bills";
 import { error } from "./responses";
 import { page, ref, success, type Paths } from "./schema";
 
@@ -26,13 +32,13 @@ function paymentPaths(): Paths {
         bodyExample: billPaymentRequest,
         status: "201",
         returns: "The payment, final (successful or failed)",
-        schema: one(paymentRecord),
+        schema: one(billPaymentRecord),
         example: { code: "success", data: payment },
         responses: {
           "202": {
             description:
               "Still under way (e.g. pending at the biller); a payment.bill.completed or payment.bill.failed event follows",
-            content: { "application/json": { schema: success(ref(paymentRecord), "request-accepted") } },
+            content: { "application/json": { schema: success(ref(billPaymentRecord), "request-accepted") } },
           },
           ...billErrors,
         },
@@ -50,8 +56,10 @@ function paymentPaths(): Paths {
         },
       ),
     },
-    "/payments": { get: list("List payments", paymentRecord, ["customer"]) },
-    "/payments/{id}": { get: read("Retrieve a payment", paymentRecord) },
+    "/payments": {
+      get: list("List payments: bill payments and payouts (type pay-out)", paymentRecord, ["customer"]),
+    },
+    "/payments/{id}": { get: read("Retrieve a payment: a bill payment or a payout", paymentRecord) },
     ...paymentExtraPaths(),
   };
 }
@@ -67,7 +75,8 @@ function paymentExtraPaths(): Paths {
         summary: "A payment's receipt as PDF",
         description:
           "One A4 page: status (and failure reason), amount, fee and total formatted from minor units (`NGN " +
-          "1,500.00`), product, account number and name, the biller's output (e.g. token), references, ids and dates. " +
+          "1,500.00`), product, account number and name, the biller's output (e.g. token) — for a payout the bank, " +
+          "beneficiary, sender, narration and session id —, references, ids and dates. " +
           "The document's title is `Payment receipt <id>`; the same payment always gives the same bytes.",
         responses: {
           "200": {
@@ -95,16 +104,17 @@ function paymentExtraPaths(): Paths {
         bodyExample: {},
         status: "201",
         returns: "The retry, final (successful or failed)",
-        schema: one(paymentRecord),
+        schema: one(billPaymentRecord),
         responses: {
           "202": {
             description: "The retry is still under way; a payment.bill.completed or payment.bill.failed event follows",
-            content: { "application/json": { schema: success(ref(paymentRecord), "request-accepted") } },
+            content: { "application/json": { schema: success(ref(billPaymentRecord), "request-accepted") } },
           },
           "422": error(
             "StateConflict",
             "invalid-state: the payment did not fail, or its customer is no longer active; payment-not-retryable: " +
-              "its named debit account was unknown or in another currency, which a retry meets again",
+              "its named debit account was unknown or in another currency, which a retry meets again, or it is a " +
+              "payout (send POST /payments/payouts again)",
           ),
           "400": billErrors["400"],
           "502": billErrors["502"],
@@ -114,7 +124,8 @@ function paymentExtraPaths(): Paths {
     "/payments/{id}/resend-events/payment-completed": {
       post: write("Send a successful payment's completion event again", noOptions, paymentRecord, {
         description:
-          "A new `payment.bill.completed` event (a new event id, listed in the payment's `events`) with the payment " +
+          "A new `payment.bill.completed` event (a payout's: `payment.payout.completed`; a new event id, listed in " +
+          "the payment's `events`) with the payment " +
           "as it is now, delivered like the first. To send the very same event to a webhook again: POST " +
           "/events/{id}/retry.",
         bodyExample: {},

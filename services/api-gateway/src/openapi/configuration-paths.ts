@@ -25,9 +25,10 @@ export function configurationPaths(): Paths {
         description:
           "A field left out keeps its value; null clears it; unknown fields are refused. fees.billPayment is charged " +
           "on later bill payments in the fee's currency (flat, or a percentage of the amount rounded half up and " +
-          "limited to its cap) instead of the product's fee, and their feeBreakdown names it. payOutAccount is " +
-          "debited by later bill payments that name no debitSource. payInAccount and fees.bankTransfer are recorded " +
-          "only. Account ids are checked for their form: an account that is not the business's fails the payment " +
+          "limited to its cap) instead of the product's fee, and their feeBreakdown names it; fees.bankTransfer so " +
+          "on later payouts that name no fee. payOutAccount is debited by later bill payments and payouts that name " +
+          "no debitSource. payInAccount is recorded only. Account ids are checked for their form: an account that " +
+          "is not the business's fails the payment " +
           "that uses it (account-not-found).",
         bodyExample: configurationRequest,
         example: { code: "success", data: configuration },

@@ -1,11 +1,13 @@
 import { bankPaths } from "./bank-paths";
 import { billPaths } from "./bill-paths";
+import { payoutPaths } from "./payout-paths";
 import { enginePaths } from "./card-paths";
 import { disputePaths } from "./dispute-paths";
 import { configurationPaths } from "./configuration-paths";
 import { feePaths } from "./fee-paths";
 import { fxPaths } from "./fx-paths";
 import { merchantPaths } from "./merchant-paths";
+import { paymentRequestPaths } from "./payment-request-paths";
 import { finishPaths } from "./finish";
 import { withIdempotencyKeys } from "./idempotency";
 import { customerPaths, gatewayPaths } from "./platform-paths";
@@ -50,10 +52,12 @@ export function openApiDocument(): Json {
       ...enginePaths(),
       ...feePaths(),
       ...disputePaths(),
+      ...paymentRequestPaths(),
       ...fxPaths(),
       ...merchantPaths(),
       ...bankPaths(),
       ...billPaths(),
+      ...payoutPaths(),
       ...configurationPaths(),
       ...gatewayPaths(),
       ...requestPaths(),

@@ -74,6 +74,7 @@ const ID_OF_SEGMENT: Record<string, [string, string]> = {
   fees: [ID_PREFIXES.fee, "fee"],
   merchants: [ID_PREFIXES.merchant, "merchant"],
   disputes: [ID_PREFIXES.dispute, "dispute"],
+  "payment-requests": [ID_PREFIXES.paymentRequest, "payment request"],
 };
 
 /** Path parameters that are not ids: their own words. */

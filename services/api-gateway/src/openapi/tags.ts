@@ -44,6 +44,15 @@ export const TAGS = [
     description: "Nigerian banks and their codes, the banks an account number may belong to, and its holder's name.",
   },
   {
+    name: "Payouts",
+    description:
+      "Transfers to a bank account: debited from your account, paid through the bank rail, refunded if it fails.",
+  },
+  {
+    name: "Payment requests",
+    description: "A single-use bank account expecting one exact amount: the right amount completes it, others go back.",
+  },
+  {
     name: "Bills",
     description: "Bill payments (airtime, data, electricity, cable TV), their catalog and their validation.",
   },
@@ -81,6 +90,7 @@ const TAG_OF_SEGMENT: Record<string, string> = {
   disputes: "Disputes",
   simulation: "Simulation",
   payments: "Bills",
+  "payment-requests": "Payment requests",
   tools: "Bills",
   webhooks: "Webhooks",
   events: "Events",
@@ -90,7 +100,10 @@ const TAG_OF_SEGMENT: Record<string, string> = {
   admin: "Admin",
 };
 
-/** Tools with a tag of their own, by their second segment (the others are the bill catalog's). */
+/** Paths with a tag of their own, by their first two segments (tools other than these are the bill catalog's). */
+const TAG_OF_SUBPATH: Record<string, string> = {
+  "payments/payouts": "Payouts",
+};
 const TAG_OF_TOOL: Record<string, string> = {
   fx: "FX",
   merchants: "Merchants",
@@ -100,7 +113,8 @@ const TAG_OF_TOOL: Record<string, string> = {
 
 export function tagOf(path: string): string {
   const [, first = "", second = ""] = path.split("/");
-  const tag = (first === "tools" && TAG_OF_TOOL[second]) || TAG_OF_SEGMENT[first];
+  const tag =
+    TAG_OF_SUBPATH[`${first}/${second}`] || (first === "tools" && TAG_OF_TOOL[second]) || TAG_OF_SEGMENT[first];
   if (!tag) throw new Error(`openapi: no tag for ${path}`);
   return tag;
 }

@@ -14,12 +14,16 @@ import {
   findAccount,
   findAccountByNumber,
   insertAccount,
+  isPaidIn,
+  recordPayIn,
   SCHEMA,
   settlementAccount,
   systemAccount,
   type AccountRow,
 } from "../store/accounts.store";
 import { openLedger } from "../store/ledger.store";
+import { paymentRequestOfAccount } from "../store/payment-requests.store";
+import { payInToPaymentRequest } from "../payment-requests/payment-request-pay-ins";
 
 /** How long a customer created a moment ago may take to reach this service's projection. */
 export const PROJECTION_WAIT_MS = 3_000;
@@ -106,18 +110,21 @@ export async function getAccount(db: Queryable, scope: Scope, id: string): Promi
 /**
  * Test mode: money arrives at an account's deposit channel (its 10-digit number) from outside. A virtual account
  * holds nothing: the money lands in its settlement account. A pay-in sent again with the same reference credits
- * nothing more. Answers with the credited account and its balance.
+ * nothing more. Answers with the credited account and its balance. A payment request's account takes its pay-ins
+ * through the request (payment-requests/payment-request-pay-ins.ts), also once it is paid and its account closed.
  */
 export async function simulatePayIn(db: Db, scope: Scope, body: unknown) {
   const request = validate(simulatePayInSchema, body);
   const target = await findAccountByNumber(db, scope, request.accountNumber);
   if (!target) throw notFound("Account with number", request.accountNumber);
-  if (target.status !== "active") throw stateConflict(`account ${target.id} is ${target.status}`);
-  const creditedId = target.settlement_account_id ?? target.id;
+  const paymentRequestId = await paymentRequestOfAccount(db, scope, target.id);
+  if (!paymentRequestId && target.status !== "active") throw stateConflict(`account ${target.id} is ${target.status}`);
+  let creditedId = target.settlement_account_id ?? target.id;
   try {
     await db.tx(async (tx) => {
-      if (request.reference && (await alreadyPaidIn(tx, scope, request.reference))) return;
-      await payIn(tx, scope, request, target, creditedId);
+      if (request.reference && (await isPaidIn(tx, scope, request.reference))) return;
+      if (paymentRequestId) creditedId = await payInToPaymentRequest(tx, scope, request, paymentRequestId);
+      else await payIn(tx, scope, request, target, creditedId);
       await recordIdempotentAnswer(tx, 200, { code: "success", data: await creditedRecord(tx, scope, creditedId) });
     });
   } catch (error) {
@@ -150,20 +157,5 @@ async function payIn(
     to: creditedId,
     amount: request.amount,
   });
-  if (request.reference) {
-    await tx.query("INSERT INTO engine.pay_ins (business_id, mode, reference, movement_id) VALUES ($1, $2, $3, $4)", [
-      scope.businessId,
-      scope.mode,
-      request.reference,
-      movementId,
-    ]);
-  }
-}
-
-async function alreadyPaidIn(tx: Queryable, scope: Scope, reference: string): Promise<boolean> {
-  const { rowCount } = await tx.query(
-    "SELECT 1 FROM engine.pay_ins WHERE business_id = $1 AND mode = $2 AND reference = $3",
-    [scope.businessId, scope.mode, reference],
-  );
-  return (rowCount ?? 0) > 0;
+  if (request.reference) await recordPayIn(tx, scope, request.reference, movementId);
 }

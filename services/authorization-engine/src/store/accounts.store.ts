@@ -288,3 +288,30 @@ export async function setAccountBalance(db: Queryable, id: string, posted: numbe
     held,
   ]);
 }
+
+/** Closes an account: it takes no more pay-ins of its own (a payment request's, once paid). */
+export async function closeAccount(db: Queryable, scope: Scope, id: string): Promise<void> {
+  await db.query(
+    "UPDATE engine.accounts SET status = 'closed', updated_at = now() WHERE id = $1 AND business_id = $2 AND mode = $3",
+    [id, scope.businessId, scope.mode],
+  );
+}
+
+/** Whether a pay-in with this sender's reference was credited already (a repeated pay-in credits nothing more). */
+export async function isPaidIn(db: Queryable, scope: Scope, reference: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    "SELECT 1 FROM engine.pay_ins WHERE business_id = $1 AND mode = $2 AND reference = $3",
+    [scope.businessId, scope.mode, reference],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Records the sender's reference of a pay-in credited by `movementId`; a second one with it is a unique violation. */
+export async function recordPayIn(db: Queryable, scope: Scope, reference: string, movementId: string): Promise<void> {
+  await db.query("INSERT INTO engine.pay_ins (business_id, mode, reference, movement_id) VALUES ($1, $2, $3, $4)", [
+    scope.businessId,
+    scope.mode,
+    reference,
+    movementId,
+  ]);
+}

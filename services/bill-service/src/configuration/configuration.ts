@@ -79,3 +79,16 @@ export async function billPaymentDefaults(db: Queryable, scope: Scope): Promise<
   const fee = feeId ? await findProjectedFee(db, scope, feeId) : undefined;
   return { payOutAccount: configuration.pay_out_account, billPaymentFee: fee ? configuredFeeOf(fee) : null };
 }
+
+/** What a payout takes from the configuration: the account to debit by default and the bank-transfer fee. */
+export interface PayoutDefaults {
+  payOutAccount: string | null;
+  bankTransferFee: ConfiguredFee | null;
+}
+
+export async function payoutDefaults(db: Queryable, scope: Scope): Promise<PayoutDefaults> {
+  const configuration = await findPaymentConfiguration(db, scope);
+  const feeId = configuration.bank_transfer_fee;
+  const fee = feeId ? await findProjectedFee(db, scope, feeId) : undefined;
+  return { payOutAccount: configuration.pay_out_account, bankTransferFee: fee ? configuredFeeOf(fee) : null };
+}

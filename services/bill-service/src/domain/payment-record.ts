@@ -28,12 +28,35 @@ export interface FeeItem {
   fee?: string;
 }
 
-/** A row of bills.payments. */
-export interface PaymentRow {
+/** Where a payout sends the money, and from whom (the record's methodData.bankTransfer, without the session id). */
+export interface BankTransferDetails {
+  accountNumber: string;
+  /** The beneficiary bank's NIP code (`000013`), whichever code the request named it by. */
+  bankCode: string;
+  bankName: string;
+  /** The beneficiary's name, from the bank's name enquiry. */
+  accountName: string;
+  /** The sender's name: the payout's customer, else null (the ledger's accounts have no holder name here). */
+  sourceAccountName: string | null;
+  narration: string;
+  note: string | null;
+}
+
+/** What a payout records (the stored methodData); the payment state keeps the rail's session id as billerReference. */
+export interface PayoutMethodData {
+  bankTransfer: BankTransferDetails;
+  /** The rail's session id of the transfer, once it gave one. */
+  billerReference: string | null;
+  output: Record<string, string> | null;
+}
+
+/** The columns every payment has, whatever it pays. */
+interface PaymentRowCommon {
   id: string;
   business_id: string;
   mode: string;
   status: PaymentStatus;
+  /** Where the order stands at the provider: the biller, or the bank rail for a payout. */
   biller_status: BillerStatus;
   attempts: number;
   version: number;
@@ -41,8 +64,6 @@ export interface PaymentRow {
   fee: number;
   fee_breakdown: FeeItem[];
   currency: string;
-  product: string;
-  method_data: BillMethodData;
   funding_source: { type: "account"; account: string | null };
   account: string | null;
   customer: string | null;
@@ -54,12 +75,30 @@ export interface PaymentRow {
   updated_at: Date;
 }
 
+/** A row of bills.payments: a bill payment. */
+export interface BillPaymentRow extends PaymentRowCommon {
+  type: "bill";
+  method: "bill";
+  product: string;
+  method_data: BillMethodData;
+}
+
+/** A row of bills.payments: a payout to a bank account (POST /payments/payouts). */
+export interface PayoutRow extends PaymentRowCommon {
+  type: "pay-out";
+  method: "bank-transfer";
+  product: null;
+  method_data: PayoutMethodData;
+}
+
+export type PaymentRow = BillPaymentRow | PayoutRow;
+
 /** How a product's flat fee is itemised on the payment. */
 export const feeBreakdownOf = (fee: number): FeeItem[] =>
   fee > 0 ? [{ amount: fee, group: "bill-payment", type: "flat" }] : [];
 
-/** The public payment record (compatibility notes, "Payments"). */
-export function toPaymentRecord(row: PaymentRow) {
+/** The public payment record of a bill payment (compatibility notes, "Payments"). */
+export function toBillPaymentRecord(row: BillPaymentRow) {
   return {
     id: row.id,
     object: "payment" as const,
@@ -83,7 +122,38 @@ export function toPaymentRecord(row: PaymentRow) {
     updatedAt: row.updated_at.toISOString(),
   };
 }
-export type PaymentRecord = ReturnType<typeof toPaymentRecord>;
+export type BillPaymentRecord = ReturnType<typeof toBillPaymentRecord>;
+
+/** The public payment record of a payout (compatibility notes, "Payouts"): type `pay-out`, methodData.bankTransfer. */
+export function toPayoutRecord(row: PayoutRow) {
+  return {
+    id: row.id,
+    object: "payment" as const,
+    type: "pay-out" as const,
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    fees: row.fee,
+    feeBreakdown: row.fee_breakdown,
+    account: row.account,
+    fundingSource: row.funding_source.account ?? row.account,
+    method: "bank-transfer" as const,
+    methodData: { bankTransfer: { ...row.method_data.bankTransfer, sessionId: row.method_data.billerReference } },
+    customer: row.customer,
+    reference: row.reference,
+    failureReason: row.failure_reason,
+    events: row.events,
+    metadata: row.metadata,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+export type PayoutRecord = ReturnType<typeof toPayoutRecord>;
+
+/** The public record of any payment. */
+export const toPaymentRecord = (row: PaymentRow): PaymentRecord =>
+  row.type === "pay-out" ? toPayoutRecord(row) : toBillPaymentRecord(row);
+export type PaymentRecord = BillPaymentRecord | PayoutRecord;
 
 export function stateOf(row: PaymentRow): PaymentState {
   return {

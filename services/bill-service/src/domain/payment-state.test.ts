@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   dueAction,
+  paymentEventKind,
   transition,
   type BillerStatus,
   type PaymentEffect,
@@ -37,8 +38,8 @@ const pending: PaymentInput = { type: "biller-answer", answer: { status: "pendin
 const unknown: PaymentInput = { type: "biller-answer", answer: { status: "unknown" } };
 const due: PaymentInput = { type: "check-due" };
 
-const completed: PaymentEffect = { type: "publish-event", event: "payment.bill.completed" };
-const failedEvent: PaymentEffect = { type: "publish-event", event: "payment.bill.failed" };
+const completed: PaymentEffect = { type: "publish-event", outcome: "completed" };
+const failedEvent: PaymentEffect = { type: "publish-event", outcome: "failed" };
 
 describe("payment transitions", () => {
   it.each<[string, PaymentState, PaymentInput, Partial<PaymentState>, PaymentEffect[], number | null]>([
@@ -199,5 +200,16 @@ describe("what the worker does when a payment is due", () => {
     ["failed", "failed", "none"],
   ])("%s / biller %s → %s", (status, billerStatus, action) => {
     expect(dueAction({ status, billerStatus })).toBe(action);
+  });
+});
+
+describe("the event kind of a payment's outcome", () => {
+  it.each([
+    ["bill", "completed", "payment.bill.completed"],
+    ["bill", "failed", "payment.bill.failed"],
+    ["pay-out", "completed", "payment.payout.completed"],
+    ["pay-out", "failed", "payment.payout.failed"],
+  ] as const)("%s %s → %s", (type, outcome, kind) => {
+    expect(paymentEventKind(type, outcome)).toBe(kind);
   });
 });

@@ -6,7 +6,8 @@
  *      └─debit failed─▶ failed ◀──refunded── refunding ◀──biller failed──┘
  *
  * Every transition commits with its outgoing messages (outbox) in one transaction, and every non-final state has a
- * next check time, so a crash at any point resumes from the table.
+ * next check time, so a crash at any point resumes from the table. A payout (type `pay-out`) moves the same way, the
+ * bank rail in the biller's part.
  */
 export const PAYMENT_STATUSES = ["debiting", "processing", "refunding", "successful", "failed"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -43,10 +44,15 @@ export type PaymentInput =
   /** The next check time passed without the state moving: resend the ledger command. */
   | { type: "check-due" };
 
+/** How a payment ended, as its event names it: the kind is `payment.<bill|payout>.<outcome>` (paymentEventKind). */
+export type PaymentOutcomeKind = "completed" | "failed";
+
 export type PaymentEffect =
-  | { type: "send-debit" }
-  | { type: "send-refund" }
-  | { type: "publish-event"; event: "payment.bill.completed" | "payment.bill.failed" };
+  { type: "send-debit" } | { type: "send-refund" } | { type: "publish-event"; outcome: PaymentOutcomeKind };
+
+/** The event kind of a payment's outcome: bill payments and payouts (type `pay-out`) move alike, named apart. */
+export const paymentEventKind = (type: "bill" | "pay-out", outcome: PaymentOutcomeKind) =>
+  type === "pay-out" ? (`payment.payout.${outcome}` as const) : (`payment.bill.${outcome}` as const);
 
 export interface RecheckSchedule {
   /** Delays before asking the biller again about a pending or unanswered order; the last one repeats. */
@@ -93,7 +99,7 @@ function fromDebiting(s: PaymentState, input: PaymentInput, schedule: RecheckSch
   if (input.type === "debit-result") {
     return moved(
       { ...s, status: "failed", attempts: 0, failureReason: input.reason },
-      [{ type: "publish-event", event: "payment.bill.failed" }],
+      [{ type: "publish-event", outcome: "failed" }],
       null,
     );
   }
@@ -121,7 +127,7 @@ function fromProcessing(s: PaymentState, input: PaymentInput, schedule: RecheckS
           billerReference: answer.billerReference,
           output: answer.output,
         },
-        [{ type: "publish-event", event: "payment.bill.completed" }],
+        [{ type: "publish-event", outcome: "completed" }],
         null,
       );
     case "failed":
@@ -156,11 +162,7 @@ function fromProcessing(s: PaymentState, input: PaymentInput, schedule: RecheckS
 function fromRefunding(s: PaymentState, input: PaymentInput, schedule: RecheckSchedule): Transition {
   // A failed refund (the engine found no debit to give back) still ends the payment: no money is held for it.
   if (input.type === "refund-result") {
-    return moved(
-      { ...s, status: "failed", attempts: 0 },
-      [{ type: "publish-event", event: "payment.bill.failed" }],
-      null,
-    );
+    return moved({ ...s, status: "failed", attempts: 0 }, [{ type: "publish-event", outcome: "failed" }], null);
   }
   if (input.type === "check-due") {
     return moved(

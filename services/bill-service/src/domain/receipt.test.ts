@@ -74,6 +74,43 @@ describe("a payment's receipt", () => {
     });
   });
 
+  it("says, for a payout, the bank, the beneficiary, the sender, the narration and the session id", () => {
+    const payout: PaymentRecord = {
+      ...payment,
+      type: "pay-out",
+      status: "successful",
+      fees: 5_000,
+      failureReason: null,
+      method: "bank-transfer",
+      methodData: {
+        bankTransfer: {
+          accountNumber: "0123456785",
+          bankCode: "000013",
+          bankName: "Guaranty Trust Bank",
+          accountName: "Fatima Bello",
+          sourceAccountName: null,
+          narration: "Invoice 7",
+          note: null,
+          sessionId: "999999261122100000123456789012",
+        },
+      },
+    };
+    const receipt = receiptOf(payout);
+    expect(receipt.subject).toBe("Bank transfer to 0123456785 at Guaranty Trust Bank");
+    expect(receipt.lines.slice(0, 10)).toEqual([
+      ["Status", "Successful"],
+      ["Amount", "NGN 1,500.00"],
+      ["Fee", "NGN 50.00"],
+      ["Total (amount + fee)", "NGN 1,550.00"],
+      ["Bank", "Guaranty Trust Bank (000013)"],
+      ["Account number", "0123456785"],
+      ["Account name", "Fatima Bello"],
+      ["Sender", "-"],
+      ["Narration", "Invoice 7"],
+      ["Session id", "999999261122100000123456789012"],
+    ]);
+  });
+
   it("formats times as UTC to the second", () => {
     expect(formatTime("2026-01-02T03:04:05.678Z")).toBe("2026-01-02 03:04:05 UTC");
   });

@@ -1,4 +1,4 @@
-import type { PaymentRecord } from "./payment-record";
+import type { BillPaymentRecord, PaymentRecord, PayoutRecord } from "./payment-record";
 
 /** Digits of each currency's minor unit (kobo, cents): an amount of 150 is 1.50. */
 const MINOR_DIGITS: Readonly<Record<string, number>> = { NGN: 2, USD: 2 };
@@ -38,28 +38,53 @@ export interface Receipt {
   lines: Array<[string, string]>;
 }
 
-/** What a payment's PDF receipt says: amounts formatted from minor units, the bill, the ids and the dates. */
-export function receiptOf(payment: PaymentRecord): Receipt {
+/** What a bill payment's receipt says about the bill: the product, the account and what the biller returned. */
+function billLines(payment: BillPaymentRecord): Array<[string, string]> {
   const { methodData: bill } = payment;
+  const output = Object.entries(bill.output ?? {}).map(([key, value]): [string, string] => [labelOf(key), value]);
+  return [
+    ["Product", `${bill.productName} (${bill.product})`],
+    ["Biller", bill.biller],
+    ["Account number", bill.accountNumber],
+    ["Account name", bill.accountName ?? "-"],
+    ...output,
+    ["Biller reference", bill.billerReference ?? "-"],
+  ];
+}
+
+/** What a payout's receipt says about the transfer: the beneficiary, the sender, the narration, the session id. */
+function transferLines(payment: PayoutRecord): Array<[string, string]> {
+  const transfer = payment.methodData.bankTransfer;
+  return [
+    ["Bank", `${transfer.bankName} (${transfer.bankCode})`],
+    ["Account number", transfer.accountNumber],
+    ["Account name", transfer.accountName],
+    ["Sender", transfer.sourceAccountName ?? "-"],
+    ["Narration", transfer.narration],
+    ["Session id", transfer.sessionId ?? "-"],
+  ];
+}
+
+const subjectOf = (payment: PaymentRecord) =>
+  payment.type === "pay-out"
+    ? `Bank transfer to ${payment.methodData.bankTransfer.accountNumber} at ${payment.methodData.bankTransfer.bankName}`
+    : `${payment.methodData.productName} for ${payment.methodData.accountNumber}`;
+
+/** What a payment's PDF receipt says: amounts formatted from minor units, the bill or transfer, the ids and dates. */
+export function receiptOf(payment: PaymentRecord): Receipt {
   const money = (amount: number) => formatMinorUnits(amount, payment.currency);
   const status = payment.failureReason
     ? `${STATUS_TEXT[payment.status]} (${payment.failureReason})`
     : STATUS_TEXT[payment.status];
-  const output = Object.entries(bill.output ?? {}).map(([key, value]): [string, string] => [labelOf(key), value]);
   return {
     title: `Payment receipt ${payment.id}`,
-    subject: `${bill.productName} for ${bill.accountNumber}`,
+    subject: subjectOf(payment),
     lines: [
       ["Status", status],
       ["Amount", money(payment.amount)],
       ["Fee", money(payment.fees)],
       ["Total (amount + fee)", money(payment.amount + payment.fees)],
-      ["Product", `${bill.productName} (${bill.product})`],
-      ["Biller", bill.biller],
-      ["Account number", bill.accountNumber],
-      ["Account name", bill.accountName ?? "-"],
-      ...output,
-      ["Biller reference", bill.billerReference ?? "-"],
+      ...(payment.type === "pay-out" ? transferLines(payment) : billLines(payment)),
       ["Reference", payment.reference ?? "-"],
       ["Payment id", payment.id],
       ["Debited account", payment.account ?? "-"],

@@ -45,8 +45,10 @@ export function subscribeToLedgerResults(db: Db, bus: Bus, progress: PaymentProg
       });
       const { applied } = outcome;
       if (applied?.kind !== "moved") return;
-      // The debit is recorded and the biller not yet called: the integration suite kills the process here.
-      if (applied.row.status === "processing") failpoint("bill-service:after-debit");
+      // The debit is recorded and the biller (the rail, for a payout) not yet called: the integration suite kills the
+      // process here.
+      if (applied.row.status === "processing")
+        failpoint(applied.row.type === "pay-out" ? "bill-service:payout-after-debit" : "bill-service:after-debit");
       progress.afterCommit(applied.row);
     },
   });

@@ -8,6 +8,7 @@ import {
   type Mode,
 } from "@cardhold/contracts";
 import { toPaymentRecord, type PaymentRow } from "../domain/payment-record";
+import { paymentEventKind, type PaymentOutcomeKind } from "../domain/payment-state";
 
 /** The ledger commands of a payment are idempotent by these ids: resending one never moves money twice. */
 export const debitCommandId = (paymentId: string) => `${paymentId}:debit`;
@@ -29,8 +30,13 @@ const envelope = (row: PaymentRow) => ({
   mode: row.mode as Mode,
   occurredAt: new Date().toISOString(),
 });
-const description = (row: PaymentRow) =>
-  `Bill payment: ${row.method_data.productName} for ${row.method_data.accountNumber}`.slice(0, 500);
+function description(row: PaymentRow): string {
+  if (row.type === "pay-out") {
+    const { bankName, accountNumber, accountName } = row.method_data.bankTransfer;
+    return `Payout: bank transfer to ${accountName}, ${bankName} ${accountNumber}`.slice(0, 500);
+  }
+  return `Bill payment: ${row.method_data.productName} for ${row.method_data.accountNumber}`.slice(0, 500);
+}
 
 /** ledger.debit of amount + fee from the debit source (null: the business's default account in the currency). */
 export function debitCommand(row: PaymentRow): OutgoingMessage {
@@ -64,12 +70,12 @@ export function refundCommand(row: PaymentRow): OutgoingMessage {
   return { topic: TOPICS.ledgerCommands, key: row.id, value };
 }
 
-/** The events.v1 message the event-dispatcher delivers to the business's webhook: the payment as it is now. */
-export function paymentEvent(
-  row: PaymentRow,
-  event: "payment.bill.completed" | "payment.bill.failed",
-  eventId: string,
-): OutgoingMessage {
+/**
+ * The events.v1 message the event-dispatcher delivers to the business's webhook: the payment as it is now, under the
+ * kind of its type and outcome (`payment.bill.completed`, `payment.payout.failed` …).
+ */
+export function paymentEvent(row: PaymentRow, outcome: PaymentOutcomeKind, eventId: string): OutgoingMessage {
+  const event = paymentEventKind(row.type, outcome);
   const sentAt = new Date().toISOString();
   const value: EventPublishedMessage = {
     type: "event.published",

@@ -103,6 +103,8 @@ export function createBillPayments(opts: BillPaymentOptions) {
           scope,
           {
             id: newId("payment"),
+            type: "bill",
+            method: "bill",
             status: "debiting",
             amount: checked.amount,
             fee: checked.fee,

@@ -40,14 +40,22 @@ export interface BillCheckOptions {
   customerWaitMs: number;
 }
 
+/** The customer a payment names, from the projection (waited for up to `waitMs`): 404 unknown, 422 not active. */
+export async function activeCustomer(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  waitMs: number,
+): Promise<ProjectedCustomer> {
+  const [customer] = await findProjectedCustomers(db, SCHEMA, scope, [id], waitMs);
+  if (!customer) throw notFound("Customer", id);
+  if (customer.status !== "active") throw stateConflict(`Customer ${id} is not active`);
+  return customer;
+}
+
 /** The checks shared by POST /payments/bill/validate and POST /payments/bill; they never move money. */
 export function createBillChecks(opts: BillCheckOptions) {
-  const awaitCustomer = async (scope: Scope, id: string): Promise<ProjectedCustomer> => {
-    const [customer] = await findProjectedCustomers(opts.db, SCHEMA, scope, [id], opts.customerWaitMs);
-    if (!customer) throw notFound("Customer", id);
-    if (customer.status !== "active") throw stateConflict(`Customer ${id} is not active`);
-    return customer;
-  };
+  const awaitCustomer = (scope: Scope, id: string) => activeCustomer(opts.db, scope, id, opts.customerWaitMs);
 
   const lookUp = async (product: BillProduct, accountNumber: string): Promise<string> => {
     let result;

@@ -58,7 +58,7 @@ export function createPaymentProgress(
         case "send-refund":
           return refundCommand(saved);
         case "publish-event":
-          return paymentEvent(saved, effect.event, eventId!);
+          return paymentEvent(saved, effect.outcome, eventId!);
       }
     });
     if (messages.length > 0) await enqueue(tx, SCHEMA, messages);

@@ -3,7 +3,7 @@ import { createPollingWorker, type PollingWorker } from "@cardhold/bus";
 import type { Db } from "@cardhold/db";
 import { withDeadline, type Biller, type BillerOrder } from "../billers/biller";
 import { findProduct } from "../domain/catalog";
-import { stateOf, type PaymentRow } from "../domain/payment-record";
+import { stateOf, type BillPaymentRow, type PaymentRow, type PayoutRow } from "../domain/payment-record";
 import { dueAction, type BillerAnswer } from "../domain/payment-state";
 import { claimDuePayments } from "../store/payments.store";
 import type { PaymentProgress } from "./payment-progress";
@@ -15,11 +15,22 @@ export interface PaymentWorkerOptions {
   logger: Logger;
   biller: Biller;
   progress: PaymentProgress;
+  /** The bank rail's calls for a payout (src/payouts/rail-calls.ts). */
+  payoutCalls: (row: PayoutRow) => ProviderCalls;
+  /** Longest wait for one call to the biller or the bank rail. */
   billerTimeoutMs: number;
   idleMs: number;
 }
 
-function orderOf(row: PaymentRow): BillerOrder {
+/** A payment's two calls to whoever pays it out (the biller, the bank rail), answered as the payment state reads them. */
+export interface ProviderCalls {
+  /** Places the order; idempotent by the payment id. */
+  pay(signal: AbortSignal): Promise<BillerAnswer | { status: "not-found" }>;
+  /** Where the order stands; `not-found` when the provider never received it. */
+  query(signal: AbortSignal): Promise<BillerAnswer | { status: "not-found" }>;
+}
+
+function orderOf(row: BillPaymentRow): BillerOrder {
   const product = findProduct(row.product);
   // Product ids are never removed from the catalog; a missing one is a programming error.
   if (!product) throw new Error(`payment ${row.id}: product ${row.product} is not in the catalog`);
@@ -28,9 +39,10 @@ function orderOf(row: PaymentRow): BillerOrder {
 }
 
 /**
- * Moves payments whose check time has come: calls the biller for debited payments (pay, or query when the outcome
- * is pending or unknown) and resends ledger commands that got no answer. Nothing is done twice: the biller is
- * idempotent by payment id, the ledger by command id, and a stale answer is dropped by the version check.
+ * Moves payments whose check time has come: calls the biller (the bank rail for a payout) for debited payments (pay,
+ * or query when the outcome is pending or unknown) and resends ledger commands that got no answer. Nothing is done
+ * twice: the biller and the rail are idempotent by payment id, the ledger by command id, and a stale answer is
+ * dropped by the version check.
  */
 export function createPaymentWorker(opts: PaymentWorkerOptions): PollingWorker {
   const { db, logger, biller, progress, billerTimeoutMs } = opts;
@@ -49,13 +61,18 @@ export function createPaymentWorker(opts: PaymentWorkerOptions): PollingWorker {
     }
   };
 
-  const billerAnswer = async (row: PaymentRow, first: "pay" | "query"): Promise<BillerAnswer> => {
-    const order = orderOf(row);
+  const billerCalls = (row: BillPaymentRow): ProviderCalls => ({
+    pay: (signal) => biller.pay(orderOf(row), signal),
+    query: (signal) => biller.query(row.id, signal),
+  });
+
+  const providerAnswer = async (row: PaymentRow, first: "pay" | "query"): Promise<BillerAnswer> => {
+    const calls = row.type === "pay-out" ? opts.payoutCalls(row) : billerCalls(row);
     if (first === "query") {
-      const found = await ask((signal) => biller.query(row.id, signal), row.id);
+      const found = await ask(calls.query, row.id);
       if (found.status !== "not-found") return found;
     }
-    const paid = await ask((signal) => biller.pay(order, signal), row.id);
+    const paid = await ask(calls.pay, row.id);
     return paid.status === "not-found" ? { status: "unknown" } : paid;
   };
 
@@ -67,7 +84,7 @@ export function createPaymentWorker(opts: PaymentWorkerOptions): PollingWorker {
       await progress.apply(row, { type: "check-due" });
       return;
     }
-    const answer = await billerAnswer(row, action);
+    const answer = await providerAnswer(row, action);
     const applied = await progress.apply(row, { type: "biller-answer", answer });
     if (applied.kind === "stale")
       logger.info({ paymentId: row.id }, "payment moved while the biller was asked; answer dropped");

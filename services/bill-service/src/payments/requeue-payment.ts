@@ -7,7 +7,7 @@
  */
 import type { Queryable } from "@cardhold/db";
 import { AppError, notFound, stateConflict, validate, type RequestContext } from "@cardhold/platform";
-import type { PaymentRow } from "../domain/payment-record";
+import type { BillPaymentRow, PaymentRow } from "../domain/payment-record";
 import { addToMethodData, findPayment, lockPayment } from "../store/payments.store";
 import type { BillPayments, PaymentLink, PaymentOutcome } from "./bill-payments";
 import { noOptionsBody } from "./no-options-body";
@@ -20,7 +20,13 @@ type Scope = Pick<RequestContext, "businessId" | "mode">;
  */
 const UNFIXABLE_BY_RETRY = ["account-not-found", "currency-mismatch"];
 
-function checkRequeueable(payment: PaymentRow): void {
+function checkRequeueable(payment: PaymentRow): asserts payment is BillPaymentRow {
+  if (payment.type === "pay-out")
+    throw new AppError(
+      422,
+      "payment-not-retryable",
+      `Payment ${payment.id} is a payout: send POST /payments/payouts again, with a new reference`,
+    );
   if (payment.status !== "failed")
     throw stateConflict(`Payment ${payment.id} is ${payment.status}: only a failed payment can be requeued`);
   const debitSource = payment.funding_source.account;
@@ -33,7 +39,7 @@ function checkRequeueable(payment: PaymentRow): void {
 }
 
 /** The failed payment's request, as POST /payments/bill takes it. */
-const retryRequestOf = (payment: PaymentRow) => ({
+const retryRequestOf = (payment: BillPaymentRow) => ({
   product: payment.product,
   inputs: payment.method_data.inputs,
   ...(payment.customer && { customer: payment.customer }),
@@ -45,7 +51,7 @@ const retryRequestOf = (payment: PaymentRow) => ({
 const requeueLink = (scope: Scope, failedId: string): PaymentLink => ({
   async claim(tx: Queryable) {
     const failed = await lockPayment(tx, scope, failedId);
-    return failed?.method_data.requeuedAs;
+    return failed?.type === "bill" ? failed.method_data.requeuedAs : undefined;
   },
   async record(tx: Queryable, retry: PaymentRow) {
     const now = new Date();
@@ -59,7 +65,7 @@ export function createPaymentRequeue(db: Queryable, payments: BillPayments) {
     validate(noOptionsBody, body ?? {});
     const payment = await findPayment(db, scope, id);
     if (!payment) throw notFound("Payment", id);
-    const retry = payment.method_data.requeuedAs;
+    const retry = payment.type === "bill" ? payment.method_data.requeuedAs : undefined;
     if (retry) return payments.outcome(scope, retry);
     checkRequeueable(payment);
     return payments.pay(scope, retryRequestOf(payment), requeueLink(scope, payment.id));

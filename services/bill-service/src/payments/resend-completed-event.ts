@@ -1,6 +1,6 @@
 /**
  * `POST /payments/:id/resend-events/payment-completed {}`: announces a successful payment's completion again. The
- * event is the kind first sent (`payment.bill.completed`) with the payment as it is now, under a new event id (the
+ * event is the kind first sent (`payment.bill.completed`, a payout's `payment.payout.completed`) with the payment as it is now, under a new event id (the
  * event-dispatcher delivers each event id once; `POST /events/:id/retry` sends one event again), listed in the
  * payment's `events`. It goes out through the outbox, like the first.
  */
@@ -31,7 +31,7 @@ export function createCompletedEventResend(db: Db, wakeRelay: () => void) {
         throw stateConflict(`Payment ${id} is ${row.status}: only a successful payment has a completed event`);
       const eventId = newId("event");
       const saved = (await addPaymentEvent(tx, scope, id, eventId, new Date()))!;
-      await enqueue(tx, SCHEMA, [paymentEvent(saved, "payment.bill.completed", eventId)]);
+      await enqueue(tx, SCHEMA, [paymentEvent(saved, "completed", eventId)]);
       const record = toPaymentRecord(saved);
       // A repeat with this Idempotency-Key answers this and sends nothing more.
       await recordIdempotentAnswer(tx, 200, { code: "success", data: record });

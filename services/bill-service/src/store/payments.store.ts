@@ -1,6 +1,6 @@
 import type { Queryable } from "@cardhold/db";
 import { scopedResource, type Scope } from "@cardhold/query";
-import type { PaymentRow } from "../domain/payment-record";
+import type { BillPaymentRow, PaymentRow, PayoutRow } from "../domain/payment-record";
 import type { PaymentState } from "../domain/payment-state";
 
 export const SCHEMA = "bills";
@@ -33,10 +33,12 @@ export const paymentResource = scopedResource(
   { relations: { customer: "customer" } },
 );
 
-const COLUMNS = `id, business_id, mode, status, biller_status, attempts, version, amount, fee, fee_breakdown, currency, product,
-  method_data, funding_source, account, customer, reference, failure_reason, events, metadata, created_at, updated_at`;
+const COLUMNS = `id, business_id, mode, type, method, status, biller_status, attempts, version, amount, fee, fee_breakdown,
+  currency, product, method_data, funding_source, account, customer, reference, failure_reason, events, metadata, created_at, updated_at`;
 
-export type NewPayment = Omit<PaymentRow, "business_id" | "mode" | "biller_status" | "attempts" | "version">;
+type NewRow<Row> = Omit<Row, "business_id" | "mode" | "biller_status" | "attempts" | "version">;
+/** A bill payment or a payout to record. */
+export type NewPayment = NewRow<BillPaymentRow> | NewRow<PayoutRow>;
 
 /** Records a payment, due for a check after `checkInMs`; undefined when its reference is taken (nothing written). */
 export async function insertPayment(
@@ -49,9 +51,9 @@ export async function insertPayment(
     `INSERT INTO bills.payments
        (id, business_id, mode, status, biller_status, amount, fee, fee_breakdown, currency, product, method_data,
         funding_source, account, customer, reference, failure_reason, events, metadata, created_at, updated_at,
-        next_check_at)
+        next_check_at, type, method)
      VALUES ($1, $2, $3, $4, 'not-called', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
-             now() + $20::int * interval '1 millisecond')
+             now() + $20::int * interval '1 millisecond', $21, $22)
      ON CONFLICT (business_id, mode, reference) WHERE reference IS NOT NULL DO NOTHING
      RETURNING ${COLUMNS}`,
     [
@@ -75,6 +77,8 @@ export async function insertPayment(
       p.created_at,
       p.updated_at,
       checkInMs,
+      p.type,
+      p.method,
     ],
   );
   return rows[0];

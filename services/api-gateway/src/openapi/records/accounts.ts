@@ -23,7 +23,7 @@ export const accountRecord = named(
     name: z.string(),
     type: z.enum(["main", "sub", "virtual"]),
     currency: currencySchema,
-    status: z.string().describe("e.g. active"),
+    status: z.string().describe("active, or closed (a paid payment request's account)"),
     customer: idOf("cus.", "The customer it belongs to").optional(),
     reference: z.string().optional(),
     settlementAccount: idOf("ac.", "A virtual account's settlement account").optional(),

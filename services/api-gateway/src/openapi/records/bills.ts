@@ -1,6 +1,6 @@
 /**
- * The bill-service's records: services/bill-service/src/domain/payment-record.ts, domain/bill-product.ts and the
- * answer of payments.validate (payments/bill-payments.ts). Keep them in step.
+ * The bill-service's records: services/bill-service/src/domain/payment-record.ts (bill payments and payouts),
+ * domain/bill-product.ts and the answer of payments.validate (payments/bill-payments.ts). Keep them in step.
  */
 import { z } from "zod";
 import { currencySchema } from "@cardhold/contracts";
@@ -9,8 +9,8 @@ import { idOf, metadata, minorUnits, time } from "./common";
 
 const strings = z.record(z.string(), z.string());
 
-export const paymentRecord = named(
-  "Payment",
+export const billPaymentRecord = named(
+  "BillPayment",
   z.object({
     id: idOf("p.", "Payment id"),
     object: z.literal("payment"),
@@ -59,6 +59,62 @@ export const paymentRecord = named(
     updatedAt: time,
   }),
 );
+
+/** services/bill-service/src/domain/payment-record.ts toPayoutRecord: a payout (POST /payments/payouts). */
+export const payoutRecord = named(
+  "Payout",
+  z.object({
+    id: idOf("p.", "Payment id"),
+    object: z.literal("payment"),
+    type: z.literal("pay-out"),
+    status: billPaymentRecord.shape.status,
+    amount: minorUnits("The amount sent to the beneficiary"),
+    currency: currencySchema,
+    fees: minorUnits("Fee on top of the amount; the debit is amount + fees"),
+    feeBreakdown: z.array(
+      z.object({
+        amount: z.number().int(),
+        group: z.literal("bank-transfer"),
+        type: z.enum(["flat", "percentage"]),
+        fee: idOf("fee.", "The fee charged: the request's fee, else the configured fees.bankTransfer"),
+      }),
+    ),
+    account: billPaymentRecord.shape.account,
+    fundingSource: billPaymentRecord.shape.fundingSource,
+    method: z.literal("bank-transfer"),
+    methodData: z.object({
+      bankTransfer: z.object({
+        accountNumber: z
+          .string()
+          .regex(/^\d{10}$/)
+          .describe("The beneficiary's NUBAN"),
+        bankCode: z
+          .string()
+          .regex(/^\d{6}$/)
+          .describe("The beneficiary bank's NIP code (000013), also when the request named it by its CBN code"),
+        bankName: z.string(),
+        accountName: z.string().describe("The beneficiary's name, from the bank's name enquiry"),
+        sourceAccountName: z.string().nullable().describe("The sender: the payout's customer's name, else null"),
+        narration: z.string().describe("What the beneficiary's statement shows; default: the reference, else the id"),
+        note: z.string().nullable(),
+        sessionId: z.string().nullable().describe("The bank rail's session id of the transfer, once it gave one"),
+      }),
+    }),
+    customer: billPaymentRecord.shape.customer,
+    reference: z.string().nullable(),
+    failureReason: z
+      .string()
+      .nullable()
+      .describe("insufficient-funds, account-not-found, account-inactive, currency-mismatch, bank-declined …"),
+    events: billPaymentRecord.shape.events,
+    metadata,
+    createdAt: time,
+    updatedAt: time,
+  }),
+);
+
+/** Any payment, as GET /payments and GET /payments/{id} answer: a bill payment or a payout, told apart by `type`. */
+export const paymentRecord = named("Payment", z.discriminatedUnion("type", [billPaymentRecord, payoutRecord]));
 
 export const billValidationRecord = named(
   "BillValidation",
