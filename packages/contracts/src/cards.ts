@@ -131,6 +131,37 @@ export const programDisputesSchema = z.object({
     .describe("How many days after its authorization a transaction can be disputed"),
 });
 
+/**
+ * A card program's stand-in rules (`authorization.standIn`): what a capture gets when the receiver gives no usable
+ * answer in time. The first rule whose mccs and channels take the capture decides: approve up to approveUpTo, and
+ * within perCardDaily for the card's UTC day, else decline. No rule takes it: `otherwise`.
+ */
+const uniqueNames = (rules: Array<{ name?: string }>) => {
+  const names = rules.flatMap((r) => (r.name ? [r.name] : []));
+  return new Set(names).size === names.length;
+};
+
+export const standInRuleSchema = z.strictObject({
+  name: text(60).optional().describe("Names the rule in the decision (standInRule); unnamed: rules[<index>]"),
+  approveUpTo: minorUnits.describe("Approves a capture of at most this amount (minor units, fees not counted)"),
+  perCardDaily: minorUnits
+    .optional()
+    .describe("At most this much approved by stand-in per card per UTC day, this capture included"),
+  mccs: mccLists.optional().describe("Only captures whose MCC is in these lists (as allowedMcc); absent or []: any"),
+  channels: z.array(z.enum(CHANNELS)).max(4).optional().describe("Only captures on these channels; absent or []: any"),
+});
+export const standInSchema = z
+  .strictObject({
+    rules: z.array(standInRuleSchema).max(20),
+    otherwise: z.enum(["approve", "decline"]).default("decline").describe("What a capture no rule takes gets"),
+  })
+  .refine((s) => uniqueNames(s.rules), { path: ["rules"], message: "rule names must be unique" })
+  .refine((s) => s.rules.every((r) => r.name !== "otherwise"), {
+    path: ["rules"],
+    message: 'a rule must not be named "otherwise": that names the decision when no rule takes a capture',
+  });
+export type StandInRequest = z.infer<typeof standInSchema>;
+
 export const programRequestSchema = z
   .object({
     name: text(100),
@@ -148,6 +179,7 @@ export const programRequestSchema = z
         transactionFee: transactionFeeSchema.default(0),
         webhook: webhookId.optional(),
         timeoutDefault: z.enum(["approve", "decline"]).optional(),
+        standIn: standInSchema.optional(),
         disputes: programDisputesSchema.optional(),
       })
       .optional(),
@@ -235,7 +267,15 @@ const networkRequest = {
 };
 
 export const simulateCheckSchema = z.object(networkRequest);
-export const simulateCaptureSchema = z.object({ ...networkRequest, amount: minorUnits, fees: minorUnits.default(0) });
+export const simulateCaptureSchema = z.object({
+  ...networkRequest,
+  amount: minorUnits,
+  fees: minorUnits.default(0),
+  partialApprovalAllowed: z
+    .boolean()
+    .default(false)
+    .describe("The network accepts an approval of less than amount (as for prepaid cards)"),
+});
 const amountUnlessExisting = (body: { amount?: number; authorization?: string }) =>
   body.amount !== undefined || body.authorization !== undefined;
 const amountRequired = { path: ["amount"], message: "is required unless an existing authorization is given" };

@@ -15,6 +15,11 @@ export type AnswerMetadata = Record<string, string | number | boolean>;
 
 export interface ApproveAnswer {
   action: "approve";
+  /**
+   * A partial approval: the amount approved (minor units), less than the one asked. Only for a capture request whose
+   * authorization says partialApprovalAllowed; the platform then holds, debits and reports this amount.
+   */
+  amount?: number;
   cardBalance?: number;
   cardHolderName?: string;
   metadata?: AnswerMetadata;
@@ -37,6 +42,14 @@ const metadataSchema = z.record(z.string(), z.union([z.string(), z.number(), z.b
 /** The answer schemas are exported for the gateway's OpenAPI document, which shows them as the webhook answers. */
 export const approveSchema = z.strictObject({
   action: z.literal("approve"),
+  amount: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      "A partial approval: the amount approved, below the one asked; only where the request says partialApprovalAllowed",
+    ),
   cardBalance: z.number().int().optional(),
   cardHolderName: z.string().min(1).optional(),
   metadata: metadataSchema.optional(),
@@ -62,9 +75,34 @@ export function validAnswer(answer: unknown, request: "check" | "other" = "other
   );
 }
 
-/** Approve a capture, a closed event or an update. For a check use approveCheck. */
+/**
+ * Approve a capture, a closed event or an update. For a check use approveCheck. `{ amount }` approves a capture for
+ * less than it asks (partial approval), where its request allows it (see fitsRequest).
+ */
 export function approve(extra: Omit<ApproveAnswer, "action"> = {}): ApproveAnswer {
   return validAnswer({ action: "approve", ...extra }) as ApproveAnswer;
+}
+
+/** What a decision event asks about: its amount, and whether the network allows approving less. */
+export interface AskedAmount {
+  amount: number;
+  partialApprovalAllowed?: boolean;
+}
+
+/**
+ * Returns `answer` when the amount it approves fits the request: none named, the amount asked, or less where the
+ * request says partialApprovalAllowed. Throws InvalidAnswer otherwise: the platform would count the answer unusable
+ * and let the timeout default (or the program's stand-in rules) decide.
+ */
+export function fitsRequest<A extends AuthorizationAnswer>(answer: A, asked: AskedAmount): A {
+  if (answer.action !== "approve" || answer.amount === undefined || answer.amount === asked.amount) return answer;
+  if (answer.amount > asked.amount)
+    throw new InvalidAnswer(`approves ${answer.amount}, more than the ${asked.amount} asked`);
+  if (!asked.partialApprovalAllowed)
+    throw new InvalidAnswer(
+      `approves ${answer.amount} of ${asked.amount}: this request does not allow partial approval`,
+    );
+  return answer;
 }
 
 /** Approve a check: an integer balance in minor units and a non-empty holder name are required. */

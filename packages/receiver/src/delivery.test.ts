@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { approve, approveCheck, decline, InvalidAnswer, type AuthorizationAnswer } from "./answers.js";
+import { approve, approveCheck, decline, fitsRequest, InvalidAnswer, type AuthorizationAnswer } from "./answers.js";
 import { createReceiver, type Handlers } from "./receiver.js";
 import { memoryDeliveryStore, type DeliverySession, type DeliveryStore } from "./store.js";
 
@@ -101,6 +101,53 @@ describe("answers can only be valid", () => {
     answer = approve();
     // Not "duplicate-transaction": the failed delivery's claim on c.auth.D was rolled back with it.
     expect((await receiver.handle(capture, sign(capture))).body).toEqual({ action: "approve" });
+  });
+});
+
+describe("partial approval: approve({ amount })", () => {
+  it("builds an approve for less, and refuses an amount that is not a positive whole number", () => {
+    expect(approve({ amount: 3_000 })).toEqual({ action: "approve", amount: 3_000 });
+    expect(() => approve({ amount: 0 })).toThrow(InvalidAnswer);
+    expect(() => approve({ amount: 10.5 })).toThrow(InvalidAnswer);
+  });
+
+  it.each<[string, { amount: number; partialApprovalAllowed?: boolean }, AuthorizationAnswer, boolean]>([
+    ["no amount named", { amount: 5_000 }, { action: "approve" }, true],
+    ["the amount asked", { amount: 5_000 }, { action: "approve", amount: 5_000 }, true],
+    ["less, allowed", { amount: 5_000, partialApprovalAllowed: true }, { action: "approve", amount: 3_000 }, true],
+    [
+      "less, not allowed",
+      { amount: 5_000, partialApprovalAllowed: false },
+      { action: "approve", amount: 3_000 },
+      false,
+    ],
+    ["less, not said", { amount: 5_000 }, { action: "approve", amount: 3_000 }, false],
+    ["more, allowed", { amount: 5_000, partialApprovalAllowed: true }, { action: "approve", amount: 5_001 }, false],
+    ["a decline", { amount: 5_000 }, { action: "decline", code: "insufficient-funds" }, true],
+  ])("fitsRequest: %s", (_name, asked, answer, fits) => {
+    if (fits) expect(fitsRequest(answer, asked)).toBe(answer);
+    else expect(() => fitsRequest(answer, asked)).toThrow(InvalidAnswer);
+  });
+
+  it("the receiver answers a capture that allows it for less, and refuses a partial answer anywhere else", async () => {
+    let partial = 600;
+    const receiver = createReceiver({
+      signingKey: KEY,
+      store: memoryDeliveryStore(),
+      handlers: recordingHandlers([], {
+        capture: () => approve({ amount: partial }),
+        amountUpdate: () => approve({ amount: 500 }),
+      }),
+    });
+    const allowed = envelope("card.authorization.request", { id: "c.auth.PA", partialApprovalAllowed: true });
+    expect((await receiver.handle(allowed, sign(allowed))).body).toEqual({ action: "approve", amount: 600 });
+    const notAllowed = envelope("card.authorization.request", { id: "c.auth.PN" });
+    await expect(receiver.handle(notAllowed, sign(notAllowed))).rejects.toThrow(/partial approval/);
+    partial = 1_001;
+    const more = envelope("card.authorization.request", { id: "c.auth.PM", partialApprovalAllowed: true });
+    await expect(receiver.handle(more, sign(more))).rejects.toThrow(/more than/);
+    const update = envelope("card.authorization.update", { id: "c.auth.PU", partialApprovalAllowed: true });
+    await expect(receiver.handle(update, sign(update))).rejects.toThrow(InvalidAnswer);
   });
 });
 

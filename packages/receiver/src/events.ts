@@ -22,10 +22,17 @@ export const authorizationSchema = z
     type: z.enum(["check", "capture"]),
     status: z.enum(["pending", "approved", "declined", "reversed"]),
     amount: z.number().int(),
+    /** A capture's: what the network asked for (above amount after a partial approval). */
+    requestedAmount: z.number().int().optional(),
+    /** A capture request's: an approve may name a smaller amount (approve({ amount })). */
+    partialApprovalAllowed: z.boolean().optional(),
     fees: z.number().int().optional(),
     currency: z.string(),
     channel: z.string().optional(),
+    /** direct-response (your answer), system-response (the platform's own), stand-in (the program's rules). */
     decisionType: z.string().optional(),
+    /** The program's stand-in rule that decided (decisionType stand-in): you did not answer in time, or not usably. */
+    standInRule: z.string().optional(),
     reserved: z.boolean().optional(),
     declineReason: z.string().optional(),
     createdAt: z.string(),

@@ -35,6 +35,32 @@ describe("the reference receiver's lien rules", () => {
     expect(onCapture(wallet, 100_000, 0).answer.action).toBe("approve");
   });
 
+  it("capture allowing partial approval: a wallet short of the amount is approved for what it covers after fees", () => {
+    const partial = { partialApprovalAllowed: true, ownFee: 500 };
+    const short = { ...wallet, available: 30_000 };
+    expect(onCapture(short, 50_000, 6_500, partial)).toMatchObject({
+      answer: { action: "approve", amount: 23_000 },
+      wallet: { available: 0, locked: 30_000 },
+      lien: { locked: 30_000, debited: 0 },
+    });
+    expect(onCapture(wallet, 50_000, 6_500, partial).answer).toEqual({ action: "approve" });
+    expect(onCapture({ ...wallet, available: 7_000 }, 50_000, 6_500, partial).answer).toEqual({
+      action: "decline",
+      code: "insufficient-funds",
+    });
+    expect(onCapture(short, 50_000, 6_500, { ownFee: 500 }).answer).toEqual({
+      action: "decline",
+      code: "insufficient-funds",
+    });
+    const approved = onCapture(short, 50_000, 6_500, partial);
+    if (!approved.lien) throw new Error("expected a lien");
+    expect(onClosed(approved.wallet, approved.lien, "approved", 23_000 + 6_500 + 500)).toMatchObject({
+      answer: { action: "approve" },
+      wallet: { available: 0, locked: 0 },
+      lien: { locked: 0, debited: 30_000 },
+    });
+  });
+
   it("closed: approved debits the lien once; declined releases it; unknown or another status is invalid", () => {
     const captured = onCapture(wallet, 50_000, 0);
     if (!captured.lien) throw new Error("expected a lien");

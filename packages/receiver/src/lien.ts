@@ -38,6 +38,11 @@ export interface CaptureRules {
   ownFee?: number;
   /** The receiver's spending rules: false declines with `spending-control`. */
   withinSpendingRules?: (total: number) => boolean;
+  /**
+   * The request allows a partial approval (its partialApprovalAllowed): a wallet that cannot cover the whole amount
+   * but covers the fees and some of it is approved for what it can cover (approve({ amount })).
+   */
+  partialApprovalAllowed?: boolean;
 }
 
 const unchanged = (answer: AuthorizationAnswer, wallet: Wallet, lien: Lien): Outcome => ({ answer, wallet, lien });
@@ -57,6 +62,8 @@ export function onCheck(wallet: Wallet | undefined): CheckAnswer {
 /**
  * Capture (for an authorization id not seen before; the receiver declines repeats): lock amount + fees (+ the
  * receiver's own fee) and approve, or decline: unknown, inactive, insufficient funds, spending rules, in that order.
+ * Where the request allows partial approval, a wallet short of the whole amount that still covers the fees and part of
+ * it is approved for that part (the lock is then all it has available).
  */
 export function onCapture(
   wallet: Wallet | undefined,
@@ -66,11 +73,14 @@ export function onCapture(
 ): CaptureOutcome {
   if (!wallet) return { answer: decline("account-not-found") };
   if (!wallet.active) return { answer: decline("account-inactive") };
-  const total = amount + fees + (rules.ownFee ?? 0);
+  const charges = fees + (rules.ownFee ?? 0);
+  const coverable = Math.min(amount, wallet.available - charges);
+  const approved = rules.partialApprovalAllowed && coverable >= 1 ? coverable : amount;
+  const total = approved + charges;
   if (wallet.available < total) return { answer: decline("insufficient-funds") };
   if (rules.withinSpendingRules && !rules.withinSpendingRules(total)) return { answer: decline("spending-control") };
   return {
-    answer: approve(),
+    answer: approved < amount ? approve({ amount: approved }) : approve(),
     wallet: { ...wallet, available: wallet.available - total, locked: wallet.locked + total },
     lien: { locked: total, debited: 0 },
   };

@@ -1,4 +1,4 @@
-import { decline, validAnswer, type AuthorizationAnswer, type CheckAnswer } from "./answers.js";
+import { decline, fitsRequest, validAnswer, type AuthorizationAnswer, type CheckAnswer } from "./answers.js";
 import {
   parseEvent,
   UnsupportedEvent,
@@ -108,9 +108,10 @@ async function dispatch<Tx>(
   const tx = session.tx;
   switch (event.event) {
     case "card.authorization.request":
-      if (event.data.type === "check") return validAnswer(await handlers.check(event.data, { event, tx }), "check");
+      if (event.data.type === "check")
+        return fitsRequest(validAnswer(await handlers.check(event.data, { event, tx }), "check"), event.data);
       if (!(await session.claimAuthorization(event.data.id))) return decline("duplicate-transaction");
-      return validAnswer(await handlers.capture(event.data, { event, tx }));
+      return fitsRequest(validAnswer(await handlers.capture(event.data, { event, tx })), event.data);
     case "card.authorization.closed":
       // A closed capture whose request this receiver never handled (its answer was late, or never came) claims the
       // authorization, so that request, still on its way or waiting on a lock, is declined as a repeat instead of
@@ -119,8 +120,11 @@ async function dispatch<Tx>(
       return validAnswer(await handlers.closed(event.data, { event, tx }));
     case "card.authorization.update": {
       const update = event.data;
+      // An amount change is approved whole or declined: never for less.
       if (update.status === "pending")
-        return validAnswer(await handlers.amountUpdate({ ...update, status: "pending" }, { event, tx }));
+        return fitsRequest(validAnswer(await handlers.amountUpdate({ ...update, status: "pending" }, { event, tx })), {
+          amount: update.amount,
+        });
       return validAnswer(await handlers.reversal({ ...update, status: "reversed" }, { event, tx }));
     }
     case "card.transaction.created":

@@ -30,6 +30,7 @@ import { fxRoutes } from "./fx/fx.routes";
 import type { FxRatesProvider } from "./fx/rates-provider";
 import { merchantRoutes } from "./merchants/merchants.routes";
 import { disputeRoutes, disputeSimulationRoutes } from "./disputes/disputes.routes";
+import { paymentRequestRoutes } from "./payment-requests/payment-requests.routes";
 import { programRoutes } from "./programs/programs.routes";
 import { expandLoaders } from "./http/loaders";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
@@ -105,6 +106,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
       authorizationRoutes(app, deps.db, loaders);
       merchantRoutes(app, deps.db);
       disputeRoutes(app, deps.db, loaders);
+      paymentRequestRoutes(app, deps.db, loaders);
       simulationRoutes(app, deps.db, sim);
       // After simulationRoutes: its /simulation guard (test keys only) must run first.
       disputeSimulationRoutes(app, deps.db);

@@ -228,6 +228,8 @@ export interface IssuedCard {
 export interface CardSetup {
   fundingSourceType?: "card-account" | "settlement-account";
   timeoutDefault?: "approve" | "decline";
+  /** The program's authorization.standIn (stand-in rules). */
+  standIn?: Record<string, unknown>;
   transactionFee?: number;
   /** Paid into the settlement account; for card-account programs also moved onto the card. */
   funds?: number;
@@ -241,6 +243,7 @@ export async function issueCard(h: EngineHarness, as: Business, setup: CardSetup
   const authorization = {
     fundingSourceType: setup.fundingSourceType ?? "settlement-account",
     timeoutDefault: setup.timeoutDefault,
+    standIn: setup.standIn,
     transactionFee: setup.transactionFee,
   };
   const program = await call(h, as, "POST", "/card-programs", {

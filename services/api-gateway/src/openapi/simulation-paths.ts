@@ -24,7 +24,7 @@ const testKeysOnly = {
 
 const DECIDED =
   "Answers once the authorization is decided: by your webhook's answer to the decision event, or by the timeout default " +
-  "when no usable answer comes within 4 seconds. A request sent again with the same `reference` is the same authorization.";
+  "(a capture on a program with stand-in rules: by the rules) when no usable answer comes within 4 seconds. A request sent again with the same `reference` is the same authorization.";
 
 function networkRequest(summary: string, body: z.ZodType, extra: Partial<OperationSpec> = {}): Paths[string] {
   return {
@@ -50,6 +50,7 @@ export function simulationPaths(): Paths {
     [`${base}/capture`]: networkRequest("A purchase (capture) from the network", simulateCaptureSchema, {
       bodyExample: captureRequest,
       example: { code: "success", data: approvedCapture },
+      description: `${DECIDED} With partialApprovalAllowed true the answer may approve less than amount (a partial approval).`,
     }),
     [`${base}/update-capture`]: networkRequest(
       "An amount change on an approved capture (a new capture first, unless `authorization` names one)",
@@ -64,7 +65,8 @@ export function simulationPaths(): Paths {
     },
     "/simulation/payments/pay-in": {
       post: write(
-        "Money arrives at an account's deposit channel (a virtual account's lands in its settlement account)",
+        "Money arrives at an account's deposit channel (a virtual account's lands in its settlement account; a payment " +
+          "request's account takes the exact amount once and sends anything else back to the payer)",
         simulatePayInSchema,
         creditedAccountRecord,
         {

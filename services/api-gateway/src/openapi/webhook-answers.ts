@@ -18,7 +18,7 @@ import { jsonSchema, named, ref, type Json } from "./schema";
 named(
   "ApproveAnswer",
   approveSchema,
-  "Approve. cardBalance and cardHolderName are for a check; metadata is merged into the authorization's",
+  "Approve. cardBalance and cardHolderName are for a check; amount is a partial approval (a capture whose request says partialApprovalAllowed, for less than asked: more, or less where not allowed, is not a usable answer); metadata is merged into the authorization's",
 );
 named("DeclineAnswer", declineSchema, "Decline with a code, stored as the authorization's declineReason");
 const authorizationAnswer = named("AuthorizationAnswer", answerSchema, "The answer to a decision event");
@@ -36,7 +36,8 @@ const rejection = named(
 const NO_ANSWER =
   "No usable answer: none within 4 seconds, a connection error, another status, or a body that is not a valid answer. " +
   "The timeout default decides (the card program's, else the webhook's, else decline) as a system-response, statusReason " +
-  "timeout-error, connection-error, webhook-error or invalid-response. A decision event is not sent again.";
+  "timeout-error, connection-error, webhook-error or invalid-response; for a capture on a program with stand-in rules " +
+  "(authorization.standIn) the rules decide instead, as decisionType stand-in. A decision event is not sent again.";
 
 const SENT_AGAIN =
   "Anything but HTTP 200, or no answer within 10 seconds: sent again with growing delays (5 s up to 8 h, ±20 % jitter; a " +

@@ -6,12 +6,15 @@
 import { z } from "zod";
 import { eventEnvelopeSchema, modeSchema, type EventKind } from "@cardhold/contracts";
 import * as ex from "./examples";
-import { paymentRecord } from "./records/bills";
+import { billPaymentRecord, payoutRecord } from "./records/bills";
+import { failedPayout, payout } from "./payout-paths";
 import { authorizationRecord, transactionRecord } from "./records/authorizations";
 import { disputeRecord } from "./records/disputes";
 import { dispute } from "./dispute-paths";
 import { requestRecord } from "./records/requests";
 import { completedRequest, failedRequest } from "./request-paths";
+import { completedPaymentRequest, paymentRequest } from "./payment-request-paths";
+import { paymentRequestRecord, refundedPaymentRequestRecord } from "./records/payment-requests";
 import { named, ref, type Json } from "./schema";
 import { WEBHOOK_TAG } from "./tags";
 import { acknowledged, closedAnswers, requestAnswers, SUCCESS_ACK, updateAnswers } from "./webhook-answers";
@@ -29,7 +32,8 @@ const NOTIFICATION =
   "A notification: sent until the receiver answers HTTP 200, so it can arrive more than once (the id in metadata.event stays the same). ";
 
 const authorizationWith = (...status: [string, ...string[]]) => authorizationRecord.extend({ status: z.enum(status) });
-const paymentWith = (status: string) => paymentRecord.extend({ status: z.literal(status) });
+const paymentWith = (status: string) => billPaymentRecord.extend({ status: z.literal(status) });
+const payoutWith = (status: string) => payoutRecord.extend({ status: z.literal(status) });
 
 const failedPayment = {
   ...ex.payment,
@@ -53,7 +57,7 @@ function disputeDelivery(status: string, summary: string, detail: string): Deliv
 export const DELIVERIES: Record<EventKind, Delivery> = {
   "card.authorization.request": {
     summary: "Approve or decline a card authorization",
-    description: `${DECISION}After the platform's own checks passed (and, for a capture, the funds were held), the network asks: a check for the card's balance and holder name, or a capture (a debit).`,
+    description: `${DECISION}After the platform's own checks passed (and, for a capture, the funds were held), the network asks: a check for the card's balance and holder name, or a capture (a debit). A capture with partialApprovalAllowed true may be approved for less (an approve answer with a smaller amount).`,
     data: authorizationWith("pending"),
     responses: requestAnswers,
     examples: {
@@ -76,7 +80,7 @@ export const DELIVERIES: Record<EventKind, Delivery> = {
   },
   "card.authorization.closed": {
     summary: "An authorization's outcome",
-    description: `${NOTIFICATION}approved: debit what you locked; declined: release it. Also sent when the platform declined by itself (decisionType system-response).`,
+    description: `${NOTIFICATION}approved: debit what you locked (amount: what was approved, requestedAmount: what was asked); declined: release it. Also sent when the platform decided by itself (decisionType system-response), or the program's stand-in rules did because no usable answer came in time (decisionType stand-in, with standInRule): reconcile with what you locked.`,
     data: authorizationWith("approved", "declined"),
     responses: closedAnswers,
     examples: { approved: { summary: "Approved by your answer", data: ex.approvedCapture } },
@@ -130,6 +134,43 @@ export const DELIVERIES: Record<EventKind, Delivery> = {
     data: paymentWith("failed"),
     responses: () => acknowledged("The body is not read."),
     examples: { insufficientFunds: { summary: "The debit failed", data: failedPayment } },
+  },
+  "payment.payout.completed": {
+    summary: "A payout reached the beneficiary's bank account",
+    description: `${NOTIFICATION}Sent for every payout the bank rail credited, also one already answered 201.`,
+    data: payoutWith("successful"),
+    responses: () => acknowledged("The body is not read."),
+    examples: { credited: { summary: "Credited", data: payout } },
+  },
+  "payment.payout.failed": {
+    summary: "A payout failed (and was refunded if it had been debited)",
+    description: `${NOTIFICATION}failureReason says why: the ledger's (insufficient-funds …) or the rail's (bank-declined).`,
+    data: payoutWith("failed"),
+    responses: () => acknowledged("The body is not read."),
+    examples: { declined: { summary: "The bank declined the credit", data: failedPayout } },
+  },
+  "payment-request.completed": {
+    summary: "A payment request was paid",
+    description: `${NOTIFICATION}Exactly its amount was paid in: the money is in its account, and its virtual account is closed.`,
+    data: paymentRequestRecord.extend({ status: z.literal("completed") }),
+    responses: () => acknowledged("The body is not read."),
+    examples: { paid: { summary: "Paid in full", data: completedPaymentRequest } },
+  },
+  "payment-request.payment-refunded": {
+    summary: "A pay-in to a payment request's account was sent back to its payer",
+    description: `${NOTIFICATION}refund.reason wrong-amount: not the amount asked (the request stays pending); already-completed: the request was paid already.`,
+    data: refundedPaymentRequestRecord,
+    responses: () => acknowledged("The body is not read."),
+    examples: {
+      wrongAmount: {
+        summary: "Less than the amount asked",
+        data: {
+          ...paymentRequest,
+          refundedPayments: 1,
+          refund: { amount: 2_000_000, reason: "wrong-amount", refundedAt: "2025-03-21T10:20:03.000Z" },
+        },
+      },
+    },
   },
   "request.completed": {
     summary: "A delayed request (answered 202 request-accepted) got its final answer",

@@ -10,6 +10,8 @@ const row = (
   status,
   decline_reason,
   status_reason,
+  amount: 5_000,
+  requested_amount: 5_000,
 });
 
 describe("the ISO 8583 response code an authorization answered the network with", () => {
@@ -17,6 +19,12 @@ describe("the ISO 8583 response code an authorization answered the network with"
     ["pending: not answered yet", row("pending"), undefined],
     ["approved", row("approved"), "00"],
     ["approved by the timeout default", row("approved", null, "timeout-error"), "00"],
+    ["approved for less than asked (partial)", { ...row("approved"), amount: 3_000 }, "10"],
+    [
+      "approved, from before partial approval (no requested amount)",
+      { ...row("approved"), requested_amount: null },
+      "00",
+    ],
     ["reversed (it was approved)", row("reversed"), "00"],
     ["insufficient funds", row("declined", "insufficient-funds", "insufficient-funds"), "51"],
     ["spending control", row("declined", "spending-control", "blocked-mcc"), "57"],

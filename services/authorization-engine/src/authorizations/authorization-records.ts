@@ -17,19 +17,26 @@ const DECLINE_RESPONSE_CODES: Record<string, string> = {
 /** Declined because the receiver's answer never came (or was unusable): "issuer or switch inoperative". */
 const NO_ANSWER_REASONS = new Set(["timeout-error", "webhook-error", "connection-error", "no-webhook"]);
 
-/** The ISO 8583 response code the network was answered with; undefined while the authorization is pending. */
+/**
+ * The ISO 8583 response code the network was answered with; undefined while the authorization is pending. 10: approved
+ * for less than asked (a partial approval).
+ */
 export function networkResponseCode(
-  row: Pick<AuthorizationRow, "status" | "decline_reason" | "status_reason">,
+  row: Pick<AuthorizationRow, "status" | "decline_reason" | "status_reason" | "amount" | "requested_amount">,
 ): string | undefined {
   if (row.status === "pending") return undefined;
-  if (row.status !== "declined") return "00";
+  if (row.status !== "declined") return row.amount < requestedAmount(row) ? "10" : "00";
   const byReason = row.decline_reason ? DECLINE_RESPONSE_CODES[row.decline_reason] : undefined;
   if (byReason) return byReason;
   return row.status_reason && NO_ANSWER_REASONS.has(row.status_reason) ? "91" : "05";
 }
 
+/** What the network asked for: `amount` unless a partial approval approved less. */
+const requestedAmount = (row: Pick<AuthorizationRow, "amount" | "requested_amount">) =>
+  row.requested_amount ?? row.amount;
 /** The amount the network asked about: while an amount change waits for the receiver (pending), the new one. */
 const askedAmount = (row: AuthorizationRow) => row.pending_amount ?? row.amount;
+const askedRequestedAmount = (row: AuthorizationRow) => row.pending_amount ?? requestedAmount(row);
 const askedFees = (row: AuthorizationRow) => (row.pending_amount !== null ? row.pending_fees : row.fees);
 
 /**
@@ -43,7 +50,7 @@ function networkMessages(row: AuthorizationRow) {
   const transactionReference = data.txnReference ?? "";
   const requestBody = {
     requestId,
-    amount: askedAmount(row),
+    amount: askedRequestedAmount(row),
     walletId: row.account_id,
     transactionReference,
     mac: data.mac ?? "",
@@ -69,7 +76,9 @@ function networkMessages(row: AuthorizationRow) {
 
 /**
  * An authorization as events carry it (interface.md): networkData holds only the network's strings. While an amount
- * change waits for the receiver (status pending), amount and fees are the new ones asked about.
+ * change waits for the receiver (status pending), amount and fees are the new ones asked about. A capture also says
+ * whether the decision asked about may approve less (partialApprovalAllowed) and what the network asked for
+ * (requestedAmount: above amount after a partial approval); one that stand-in decided names its rule (standInRule).
  */
 export function toAuthorizationEventRecord(row: AuthorizationRow): Json {
   return present({
@@ -81,12 +90,17 @@ export function toAuthorizationEventRecord(row: AuthorizationRow): Json {
     type: row.type,
     status: row.status,
     amount: askedAmount(row),
+    requestedAmount: row.type === "capture" ? askedRequestedAmount(row) : undefined,
+    // Never for an amount change: while one is asked about (pending), false.
+    partialApprovalAllowed:
+      row.type === "capture" ? row.partial_approval_allowed && row.pending_amount === null : undefined,
     fees: askedFees(row),
     currency: row.currency,
     channel: row.channel,
     mcc: row.mcc,
     merchant: row.merchant_id,
     decisionType: row.decision_type,
+    standInRule: row.stand_in_rule,
     statusReason: row.status_reason,
     declineReason: row.decline_reason,
     reserved: row.reserved,

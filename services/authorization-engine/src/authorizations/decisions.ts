@@ -1,10 +1,23 @@
 import type { DecisionAnsweredMessage } from "@cardhold/contracts";
 import type { Queryable, TxClient } from "@cardhold/db";
 import type { Scope } from "@cardhold/query";
-import { applyAnswer, applyTimeoutDefault, isAwaitingAnswer, type CheckFallback } from "../domain/authorization";
+import {
+  applyAnswer,
+  applyTimeoutDefault,
+  isAwaitingAnswer,
+  screenAnswer,
+  type CheckFallback,
+} from "../domain/authorization";
 import { answerOf } from "../domain/receiver-answer";
+import type { Channel } from "../domain/pre-checks";
+import { needsApprovedToday, standInDayStart, standInVerdict, type StandInVerdict } from "../domain/stand-in";
 import { findAccountsByIds } from "../store/accounts.store";
-import { lockAuthorizationById, toDomain, type AuthorizationRow } from "../store/authorizations.store";
+import {
+  lockAuthorizationById,
+  standInApprovedSince,
+  toDomain,
+  type AuthorizationRow,
+} from "../store/authorizations.store";
 import { findCard } from "../store/cards.store";
 import { carryOut } from "./carry-out";
 
@@ -18,6 +31,25 @@ export async function platformCheckAnswer(tx: Queryable, row: AuthorizationRow):
   return account && card
     ? { cardBalance: account.posted - account.held, cardHolderName: card.card_holder_name }
     : undefined;
+}
+
+/**
+ * What the program's stand-in rules (kept on the authorization) decide for a capture's first decision without a usable
+ * answer; undefined when there are none (the flat timeout default decides) or for a check or an amount change. Reads
+ * what stand-in approved for the card today only when the deciding rule has a daily limit, under the funding account
+ * lock the caller holds.
+ */
+export async function standInFor(
+  tx: Queryable,
+  row: AuthorizationRow,
+  now: number,
+): Promise<StandInVerdict | undefined> {
+  if (!row.stand_in || row.type !== "capture" || row.pending_amount !== null) return undefined;
+  const subject = { amount: row.amount, channel: row.channel as Channel, mcc: row.mcc ?? undefined };
+  const approvedToday = needsApprovedToday(subject, row.stand_in)
+    ? await standInApprovedSince(tx, scopeOf(row), row.card_id, new Date(standInDayStart(now)))
+    : 0;
+  return standInVerdict(subject, row.stand_in, approvedToday);
 }
 
 /** An authorization decided now, and the answer deadline it had (for the lateness histogram). */
@@ -39,8 +71,11 @@ export async function applyDecision(
   const locked = await lockAuthorizationById(tx, decision.resourceId);
   if (!locked) return undefined;
   const { row, fundingAccount } = locked;
-  if (row.decision_event_id !== decision.eventId || !isAwaitingAnswer(toDomain(row))) return undefined;
-  const step = applyAnswer(toDomain(row), answerOf(decision), now, await platformCheckAnswer(tx, row));
+  const domain = toDomain(row);
+  if (row.decision_event_id !== decision.eventId || !isAwaitingAnswer(domain)) return undefined;
+  const answer = screenAnswer(domain, answerOf(decision));
+  const standIn = answer.action === "unusable" ? await standInFor(tx, row, now) : undefined;
+  const step = applyAnswer(domain, answer, now, await platformCheckAnswer(tx, row), standIn);
   return {
     row: await carryOut(tx, scopeOf(row), row, step, { lockedAlready: [fundingAccount] }),
     dueAt: row.decision_due_at,
@@ -67,6 +102,8 @@ export async function applyOverdueDefault(
   const dueAt = row.decision_due_at;
   const early = opts.overdueByMs !== undefined && dueAt !== null && dueAt.getTime() + opts.overdueByMs > opts.now;
   if (dueAt === null || early || !isAwaitingAnswer(toDomain(row))) return undefined;
-  const step = applyTimeoutDefault(toDomain(row), opts.now, "timeout-error", await platformCheckAnswer(tx, row));
+  const fallback = await platformCheckAnswer(tx, row);
+  const standIn = await standInFor(tx, row, opts.now);
+  const step = applyTimeoutDefault(toDomain(row), opts.now, "timeout-error", fallback, standIn);
   return { row: await carryOut(tx, scopeOf(row), row, step, { lockedAlready: [fundingAccount] }), dueAt };
 }

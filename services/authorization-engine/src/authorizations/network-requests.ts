@@ -27,7 +27,7 @@ import { findAuthorizationSubject, type AuthorizationSubject } from "../store/ca
 import { openLedger } from "../store/ledger.store";
 import { carryOut, NetworkReferenceTaken } from "./carry-out";
 import type { Admission } from "./admission";
-import { platformCheckAnswer } from "./decisions";
+import { platformCheckAnswer, standInFor } from "./decisions";
 
 export interface NetworkContext {
   db: Db;
@@ -48,6 +48,8 @@ export interface NetworkRequest {
   reference?: string;
   amount: number;
   fees: number;
+  /** A capture may be approved for less than its amount (the network says so, as for prepaid cards). */
+  partialApprovalAllowed?: boolean;
   /** When the request reached the platform (default: now); the receiver's window runs from there, not from a queue. */
   arrivedAt?: number;
 }
@@ -111,6 +113,8 @@ function newRow(
     type,
     status: "pending",
     amount: request.amount,
+    requested_amount: request.amount,
+    partial_approval_allowed: type === "capture" && request.partialApprovalAllowed === true,
     fees: request.fees + programFeeOn(type, program, request.amount),
     currency: card.currency,
     channel: request.channel,
@@ -133,6 +137,8 @@ function newRow(
     network_reference: reference,
     network_data: networkDataFor(card, request, reference),
     metadata: {},
+    stand_in: type === "capture" ? program.stand_in : null,
+    stand_in_rule: null,
     created_at: now,
     updated_at: now,
   };
@@ -203,7 +209,12 @@ function takeRequest(
         pre.outcome === "decline"
           ? declineByService(domain, pre.reason, pre.detail)
           : tooLateToAsk(askedAt, now)
-            ? decideWithoutAsking(domain, askedAt, await platformCheckAnswer(tx, fresh))
+            ? decideWithoutAsking(
+                domain,
+                askedAt,
+                await platformCheckAnswer(tx, fresh),
+                await standInFor(tx, fresh, now),
+              )
             : askReceiver(domain, askedAt);
       const taken = await carryOut(tx, scope, fresh, step, { ledger, isNew: true });
       await recordIdempotentEffect(tx, { authorization: taken.id });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { mccListProblem } from "@cardhold/contracts";
 import {
   applyAnswer,
+  applyStandIn,
   applyTimeoutDefault,
   askReceiver,
   declineByService,
@@ -26,6 +27,8 @@ function fresh(overrides: Partial<Authorization> = {}): Authorization {
     type: "capture",
     status: "pending",
     amount: 50_000,
+    requestedAmount: 50_000,
+    partialApprovalAllowed: false,
     fees: 6_500,
     decisionType: null,
     statusReason: null,
@@ -39,6 +42,7 @@ function fresh(overrides: Partial<Authorization> = {}): Authorization {
     cardBalance: null,
     cardHolderName: null,
     metadata: {},
+    standInRule: null,
     ...overrides,
   };
 }
@@ -322,6 +326,167 @@ describe("the interface's transition table, row by row", () => {
   });
 });
 
+describe("partial approval: an approve naming a smaller amount, where the request allowed it", () => {
+  const partial = { partialApprovalAllowed: true };
+
+  it("held + approve of less, allowed → approved at that amount: its total captured, the rest released", () => {
+    const step = applyAnswer(asked(partial), { action: "approve", amount: 30_000 }, NOW);
+    expect(step.authorization).toMatchObject({
+      status: "approved",
+      decisionType: "direct-response",
+      amount: 30_000,
+      requestedAmount: 50_000,
+      fees: 6_500,
+      held: 0,
+      debited: 36_500,
+      reserved: false,
+    });
+    expect(step.effects).toEqual([
+      { kind: "capture-hold", amount: 36_500 },
+      { kind: "release-hold", amount: 20_000 },
+      { kind: "emit", event: "card.authorization.closed" },
+      { kind: "create-transaction", type: "capture", amount: -30_000, fees: -6_500 },
+    ]);
+  });
+
+  it.each<[string, Partial<Authorization>, number]>([
+    ["the amount asked, allowed", partial, 50_000],
+    ["the amount asked, not allowed", {}, 50_000],
+  ])("held + approve of %s → a full approval", (_name, o, amount) => {
+    const step = applyAnswer(asked(o), { action: "approve", amount }, NOW);
+    expect(step.authorization).toMatchObject({ status: "approved", amount: 50_000, debited: 56_500 });
+  });
+
+  it.each<[string, Partial<Authorization>, number]>([
+    ["more than asked", partial, 50_001],
+    ["less, where the request did not allow it", {}, 30_000],
+    ["nothing (0)", partial, 0],
+    ["a fraction", partial, 1.5],
+  ])("held + approve of %s → unusable: the timeout default decides, invalid-response", (_name, o, amount) => {
+    for (const timeoutDefault of ["approve", "decline"] as const) {
+      const step = applyAnswer(asked({ ...o, timeoutDefault }), { action: "approve", amount }, NOW);
+      expect(step.authorization).toMatchObject({
+        status: timeoutDefault === "approve" ? "approved" : "declined",
+        decisionType: "system-response",
+        statusReason: "invalid-response",
+        amount: 50_000,
+      });
+    }
+  });
+
+  it("an amount change or a check is never approved for less: unusable", () => {
+    const pending = requestAmountUpdate(approved(partial), { amount: 60_000, fees: 6_500 }, NOW, 10_000).authorization;
+    const update = applyAnswer(pending, { action: "approve", amount: 55_000 }, NOW);
+    expect(update.authorization).toMatchObject({ status: "declined", statusReason: "invalid-response" });
+    const whole = applyAnswer(pending, { action: "approve", amount: 60_000 }, NOW);
+    expect(whole.authorization).toMatchObject({ status: "approved", amount: 60_000, requestedAmount: 60_000 });
+    const check = asked({ type: "check", amount: 0, fees: 0, ...partial });
+    const answered = applyAnswer(check, { action: "approve", amount: 1, cardBalance: 1, cardHolderName: "A" }, NOW);
+    expect(answered.authorization).toMatchObject({ status: "declined", statusReason: "invalid-response" });
+  });
+
+  it("a partially approved capture reverses what it debited", () => {
+    const partly = applyAnswer(asked(partial), { action: "approve", amount: 30_000 }, NOW).authorization;
+    expect(reverse(partly).effects).toEqual([
+      { kind: "credit-settlement", amount: 36_500 },
+      { kind: "emit", event: "card.authorization.update" },
+      { kind: "create-transaction", type: "reversal", amount: 30_000, fees: 6_500 },
+    ]);
+  });
+});
+
+describe("stand-in: the program's rules decide a capture without a usable answer", () => {
+  const approveByRule = { action: "approve", rule: "small" } as const;
+  const declineByRule = { action: "decline", rule: "small" } as const;
+
+  it("pending + no answer, stand-in approves → approved as stand-in with the rule, the hold captured", () => {
+    const step = applyTimeoutDefault(asked(), NOW, "timeout-error", undefined, approveByRule);
+    expect(step.authorization).toMatchObject({
+      status: "approved",
+      decisionType: "stand-in",
+      statusReason: "timeout-error",
+      standInRule: "small",
+      declineReason: null,
+      debited: 56_500,
+    });
+    expect(kinds(step)).toEqual(["capture-hold", "emit card.authorization.closed", "create-transaction"]);
+  });
+
+  it("pending + no answer, stand-in declines (whatever the flat default) → declined as stand-in, the hold released", () => {
+    const step = applyTimeoutDefault(
+      asked({ timeoutDefault: "approve" }),
+      NOW,
+      "timeout-error",
+      undefined,
+      declineByRule,
+    );
+    expect(step.authorization).toMatchObject({
+      status: "declined",
+      decisionType: "stand-in",
+      statusReason: "timeout-error",
+      standInRule: "small",
+      declineReason: null,
+      held: 0,
+    });
+    expect(kinds(step)).toEqual(["release-hold", "emit card.authorization.closed"]);
+  });
+
+  it("an unusable answer (a partial approval not allowed) → stand-in decides, invalid-response", () => {
+    const step = applyAnswer(asked(), { action: "approve", amount: 1 }, NOW, undefined, approveByRule);
+    expect(step.authorization).toMatchObject({
+      status: "approved",
+      decisionType: "stand-in",
+      statusReason: "invalid-response",
+      amount: 50_000,
+    });
+  });
+
+  it("a usable answer is the answer: the verdict is not used", () => {
+    const step = applyAnswer(asked(), { action: "decline", code: "insufficient-funds" }, NOW, undefined, approveByRule);
+    expect(step.authorization).toMatchObject({ decisionType: "direct-response", standInRule: null });
+  });
+
+  it("too late to ask → stand-in decides at once, platform-overloaded", () => {
+    const step = decideWithoutAsking(fresh(), NOW - 3_900, undefined, declineByRule);
+    expect(step.authorization).toMatchObject({
+      status: "declined",
+      decisionType: "stand-in",
+      statusReason: "platform-overloaded",
+      standInRule: "small",
+    });
+    expect(kinds(step)).toEqual(["hold", "release-hold", "emit card.authorization.closed"]);
+  });
+
+  it("checks and amount changes keep the flat timeout default", () => {
+    const check = asked({ type: "check", amount: 0, fees: 0 });
+    expect(applyTimeoutDefault(check, NOW, "timeout-error", undefined, approveByRule).authorization).toMatchObject({
+      status: "declined",
+      decisionType: "system-response",
+    });
+    const pending = requestAmountUpdate(approved(), { amount: 1, fees: 0 }, NOW, 0).authorization;
+    expect(applyTimeoutDefault(pending, NOW, "timeout-error", undefined, approveByRule).authorization).toMatchObject({
+      decisionType: "system-response",
+      standInRule: null,
+    });
+  });
+
+  it.each<[string, () => Step]>([
+    ["on a check", () => applyStandIn(asked({ type: "check", amount: 0, fees: 0 }), approveByRule, "timeout-error")],
+    ["on an approved capture", () => applyStandIn(approved(), approveByRule, "timeout-error")],
+    [
+      "on an amount change",
+      () =>
+        applyStandIn(
+          requestAmountUpdate(approved(), { amount: 1, fees: 0 }, NOW, 0).authorization,
+          approveByRule,
+          "timeout-error",
+        ),
+    ],
+  ])("refuses stand-in %s with a typed error", (_name, run) => {
+    expect(run).toThrow(IllegalTransition);
+  });
+});
+
 describe("ledger effects over any sequence of transitions", () => {
   const net = (effects: Effect[]) => {
     let held = 0;
@@ -339,6 +504,8 @@ describe("ledger effects over any sequence of transitions", () => {
   };
   const action = fc.oneof(
     fc.constant({ t: "approve" as const }),
+    fc.record({ t: fc.constant("partial" as const), amount: fc.integer({ min: -1, max: 1_100_000 }) }),
+    fc.record({ t: fc.constant("stand-in" as const), action: fc.constantFrom("approve" as const, "decline" as const) }),
     fc.record({
       t: fc.constant("decline" as const),
       code: fc.constantFrom("insufficient-funds", "invalid-transaction"),
@@ -359,9 +526,17 @@ describe("ledger effects over any sequence of transitions", () => {
         fc.integer({ min: 0, max: 1_000_000 }),
         fc.integer({ min: 0, max: 10_000 }),
         fc.constantFrom("approve", "decline"),
+        fc.boolean(),
         fc.array(action, { maxLength: 8 }),
-        (amount, fees, timeoutDefault, actions) => {
-          let step = askReceiver(fresh({ amount, fees, timeoutDefault: timeoutDefault as "approve" | "decline" }), NOW);
+        (amount, fees, timeoutDefault, partialApprovalAllowed, actions) => {
+          const start = fresh({
+            amount,
+            requestedAmount: amount,
+            fees,
+            partialApprovalAllowed,
+            timeoutDefault: timeoutDefault as "approve" | "decline",
+          });
+          let step = askReceiver(start, NOW);
           const effects = [...step.effects];
           for (const a of actions) {
             try {
@@ -369,13 +544,17 @@ describe("ledger effects over any sequence of transitions", () => {
               step =
                 a.t === "approve"
                   ? applyAnswer(auth, { action: "approve" }, NOW)
-                  : a.t === "decline"
-                    ? applyAnswer(auth, { action: "decline", code: a.code }, NOW)
-                    : a.t === "timeout"
-                      ? applyTimeoutDefault(auth, NOW)
-                      : a.t === "update"
-                        ? requestAmountUpdate(auth, { amount: a.amount, fees: a.fees }, NOW, a.available)
-                        : reverse(auth);
+                  : a.t === "partial"
+                    ? applyAnswer(auth, { action: "approve", amount: a.amount }, NOW)
+                    : a.t === "stand-in"
+                      ? applyTimeoutDefault(auth, NOW, "timeout-error", undefined, { action: a.action, rule: "r" })
+                      : a.t === "decline"
+                        ? applyAnswer(auth, { action: "decline", code: a.code }, NOW)
+                        : a.t === "timeout"
+                          ? applyTimeoutDefault(auth, NOW)
+                          : a.t === "update"
+                            ? requestAmountUpdate(auth, { amount: a.amount, fees: a.fees }, NOW, a.available)
+                            : reverse(auth);
               effects.push(...step.effects);
             } catch (error) {
               if (!(error instanceof IllegalTransition)) throw error;
@@ -385,6 +564,7 @@ describe("ledger effects over any sequence of transitions", () => {
             if (totals.held !== step.authorization.held || totals.debited !== step.authorization.debited) return false;
           }
           const final = step.authorization;
+          if (final.amount > final.requestedAmount) return false;
           return final.status === "pending" || final.held === 0;
         },
       ),

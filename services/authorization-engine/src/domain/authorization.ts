@@ -3,8 +3,11 @@
  * transition takes an authorization (and its input) and returns the next authorization plus the effects the engine
  * must carry out in the same database transaction (ledger movements, events, deadlines). No I/O here.
  */
+import type { StandInVerdict } from "./stand-in";
+
 export type AuthorizationStatus = "pending" | "approved" | "declined" | "reversed";
-export type DecisionType = "direct-response" | "system-response";
+/** Who decided: the receiver, the platform (a failed pre-check, the flat timeout default), or the stand-in rules. */
+export type DecisionType = "direct-response" | "system-response" | "stand-in";
 export type TimeoutDefault = "approve" | "decline";
 export type AuthorizationEvent =
   "card.authorization.request" | "card.authorization.closed" | "card.authorization.update";
@@ -20,7 +23,12 @@ export interface Authorization {
   id: string;
   type: "check" | "capture";
   status: AuthorizationStatus;
+  /** The amount approved (or, while undecided, asked). */
   amount: number;
+  /** What the network asked for; above `amount` only after a partial approval. */
+  requestedAmount: number;
+  /** The network allows approving less than it asked (prepaid cards): an approve may name a smaller `amount`. */
+  partialApprovalAllowed: boolean;
   fees: number;
   decisionType: DecisionType | null;
   statusReason: string | null;
@@ -38,6 +46,8 @@ export interface Authorization {
   cardBalance: number | null;
   cardHolderName: string | null;
   metadata: Record<string, unknown>;
+  /** The stand-in rule that decided the capture (decisionType stand-in); null when none did. */
+  standInRule: string | null;
 }
 
 export type Effect =
@@ -73,6 +83,8 @@ export class IllegalTransition extends Error {
 
 type Approve = {
   action: "approve";
+  /** A partial approval: less than the amount asked (only where the network allowed it). */
+  amount?: number;
   code?: string;
   cardBalance?: number;
   cardHolderName?: string;
@@ -139,14 +151,19 @@ export function askReceiver(a: Authorization, now: number): Step {
 
 /**
  * All pre-checks passed, but the request reached the engine too late to ask the receiver in its window (the platform
- * is behind): the timeout default decides at once, with statusReason `platform-overloaded`. The receiver is not
- * asked; a capture's outcome reaches it as usual (card.authorization.closed). The funds are held and then captured or
- * released, as if the receiver had not answered.
+ * is behind): the timeout default (or the stand-in verdict) decides at once, with statusReason `platform-overloaded`.
+ * The receiver is not asked; a capture's outcome reaches it as usual (card.authorization.closed). The funds are held
+ * and then captured or released, as if the receiver had not answered.
  */
-export function decideWithoutAsking(a: Authorization, arrivedAt: number, fallback?: CheckFallback): Step {
+export function decideWithoutAsking(
+  a: Authorization,
+  arrivedAt: number,
+  fallback?: CheckFallback,
+  standIn?: StandInVerdict,
+): Step {
   const asked = askReceiver(a, arrivedAt);
   const held = asked.effects.filter((e) => e.kind === "hold");
-  const decided = applyTimeoutDefault(asked.authorization, arrivedAt, "platform-overloaded", fallback);
+  const decided = applyTimeoutDefault(asked.authorization, arrivedAt, "platform-overloaded", fallback, standIn);
   return { authorization: decided.authorization, effects: [...held, ...decided.effects] };
 }
 
@@ -154,24 +171,29 @@ export function decideWithoutAsking(a: Authorization, arrivedAt: number, fallbac
 export const tooLateToAsk = (arrivedAt: number, now: number) =>
   arrivedAt + DECISION_WINDOW_MS - now < MIN_ASK_WINDOW_MS;
 
+/** The hold becomes the debit; a partial approval (answer.amount below the amount asked) releases what it leaves. */
 function approveCapture(a: Authorization, answer: Approve, decisionType: DecisionType, reason: string | null): Step {
-  const captured: Effect[] = a.held > 0 ? [{ kind: "capture-hold", amount: a.held }] : [];
+  const amount = answer.amount ?? a.amount;
+  const leftOver = a.amount - amount;
+  const captured = a.held - leftOver;
   return {
     authorization: {
       ...a,
       status: "approved",
+      amount,
       decisionType,
       statusReason: reason,
       decisionDueAt: null,
       metadata: mergeMetadata(a, answer),
       reserved: false,
       held: 0,
-      debited: a.held,
+      debited: captured,
     },
     effects: [
-      ...captured,
+      ...(captured > 0 ? [{ kind: "capture-hold", amount: captured } as const] : []),
+      ...(leftOver > 0 ? [{ kind: "release-hold", amount: leftOver } as const] : []),
       emit("card.authorization.closed"),
-      { kind: "create-transaction", type: "capture", amount: -a.amount, fees: -a.fees },
+      { kind: "create-transaction", type: "capture", amount: -amount, fees: -a.fees },
     ],
   };
 }
@@ -228,10 +250,37 @@ const validCheckApproval = (answer: Approve): answer is Approve & CheckFallback 
   typeof answer.cardHolderName === "string" &&
   answer.cardHolderName.length > 0;
 
-/** The receiver answered the request (or an amount update). Anything unusable applies the timeout default. */
-export function applyAnswer(a: Authorization, answer: Answer, now: number, fallback?: CheckFallback): Step {
+/** The amount a decision is about: an amount change's new amount, else the amount asked. */
+const askedAmount = (a: Authorization) => a.pendingUpdate?.amount ?? a.amount;
+
+/**
+ * An approve naming an `amount` is usable for at most the amount asked, and for less only where the network allowed a
+ * partial approval (a capture's first request that said so; never a check or an amount change). Otherwise it is
+ * unusable (invalid-response), as a body that is not an answer is.
+ */
+export function screenAnswer(a: Authorization, answer: Answer): Answer {
+  if (answer.action !== "approve" || answer.amount === undefined) return answer;
+  const asked = askedAmount(a);
+  const partialAllowed = a.partialApprovalAllowed && a.type === "capture" && a.pendingUpdate === null;
+  const partial = Number.isSafeInteger(answer.amount) && answer.amount >= 1 && answer.amount < asked;
+  const usable = answer.amount === asked || (partial && partialAllowed);
+  return usable ? answer : { action: "unusable", reason: "invalid-response" };
+}
+
+/**
+ * The receiver answered the request (or an amount update). Anything unusable (see screenAnswer) applies the timeout
+ * default, or the stand-in verdict when the program has stand-in rules.
+ */
+export function applyAnswer(
+  a: Authorization,
+  given: Answer,
+  now: number,
+  fallback?: CheckFallback,
+  standIn?: StandInVerdict,
+): Step {
   expectState(isAwaitingAnswer(a), "applyAnswer", a);
-  if (answer.action === "unusable") return applyTimeoutDefault(a, now, answer.reason, fallback);
+  const answer = screenAnswer(a, given);
+  if (answer.action === "unusable") return applyTimeoutDefault(a, now, answer.reason, fallback, standIn);
   if (a.pendingUpdate) return answerUpdate(a, answer, "direct-response", null);
   if (answer.action === "decline") return declineFirst(a, answer.code ?? null, "direct-response", null, answer);
   if (a.type === "capture") return approveCapture(a, answer, "direct-response", null);
@@ -239,18 +288,25 @@ export function applyAnswer(a: Authorization, answer: Answer, now: number, fallb
   return approveCheck(a, answer, "direct-response", null);
 }
 
+/** A capture's first decision, not an amount change's or a check's: what stand-in rules decide. */
+const decidesFirstCapture = (a: Authorization) =>
+  isAwaitingAnswer(a) && a.type === "capture" && a.pendingUpdate === null;
+
 /**
  * No usable answer in time: the timeout default (program's, else webhook's, else decline) decides, as a
  * system-response with statusReason `reason` and no declineReason. A check approved this way reports the platform's
- * own balance and name.
+ * own balance and name. With a stand-in verdict (the program has stand-in rules) a capture's first decision is the
+ * verdict's instead (applyStandIn); checks and amount changes keep the flat default.
  */
 export function applyTimeoutDefault(
   a: Authorization,
   _now: number,
   reason = "timeout-error",
   fallback?: CheckFallback,
+  standIn?: StandInVerdict,
 ): Step {
   expectState(isAwaitingAnswer(a), "applyTimeoutDefault", a);
+  if (standIn && decidesFirstCapture(a)) return applyStandIn(a, standIn, reason);
   if (a.timeoutDefault === "decline") {
     const decline: Decline = { action: "decline" };
     return a.pendingUpdate
@@ -262,6 +318,20 @@ export function applyTimeoutDefault(
   if (a.type === "capture") return approveCapture(a, approve, "system-response", reason);
   if (!fallback) return declineFirst(a, null, "system-response", reason, approve);
   return approveCheck(a, { ...approve, ...fallback }, "system-response", reason);
+}
+
+/**
+ * The stand-in rules decided a capture that got no usable answer (domain/stand-in.ts): approve (the hold becomes the
+ * debit) or decline (the hold is released), as decisionType `stand-in` with the rule that decided, statusReason
+ * `reason` (why no usable answer came) and no declineReason. The closed event tells the receiver.
+ */
+export function applyStandIn(a: Authorization, verdict: StandInVerdict, reason: string): Step {
+  expectState(decidesFirstCapture(a), "applyStandIn", a);
+  const step =
+    verdict.action === "approve"
+      ? approveCapture(a, { action: "approve" }, "stand-in", reason)
+      : declineFirst(a, null, "stand-in", reason, { action: "decline" });
+  return { ...step, authorization: { ...step.authorization, standInRule: verdict.rule } };
 }
 
 /**
@@ -353,7 +423,14 @@ function answerUpdate(
           },
         ];
   return {
-    authorization: { ...base, status: "approved", amount: update.amount, fees: update.fees, debited: total },
+    authorization: {
+      ...base,
+      status: "approved",
+      amount: update.amount,
+      requestedAmount: update.amount,
+      fees: update.fees,
+      debited: total,
+    },
     effects: [...ledger, emit("card.authorization.closed"), ...transaction],
   };
 }

@@ -10,11 +10,14 @@ export type AccountRole =
   | "customer"
   /** A card's own account (funding source `card-account`). */
   | "card"
-  /** A virtual account: money paid into it lands in its settlement account, so it never holds any. */
+  /**
+   * A virtual account: money paid into it lands in its settlement account, so it never holds any (a payment request's
+   * pay-in that is sent back passes through it and out again in one transaction).
+   */
   | "virtual"
   /** The card network's side: where captured money goes, and reversals come from. Not funded by us. */
   | "network-clearing"
-  /** Money entering from outside (pay-ins). Not funded by us. */
+  /** Money entering from outside (pay-ins), and a refused pay-in going back out to its payer. Not funded by us. */
   | "external"
   /** The other side of both legs of a currency conversion, one per currency: the platform's FX position. */
   | "fx-conversion"

@@ -14,6 +14,26 @@ describe("the receiver's answer", () => {
       { action: "approve", metadata: { a: { b: [1, 2] } } },
       { action: "approve", metadata: { a: { b: [1, 2] } } },
     ],
+    [
+      { action: "approve", amount: 3_000 },
+      { action: "approve", amount: 3_000 },
+    ],
+    [
+      { action: "decline", code: "insufficient-funds", amount: 3_000 },
+      { action: "decline", code: "insufficient-funds" },
+    ],
+    [
+      { action: "approve", amount: 0 },
+      { action: "unusable", reason: "invalid-response" },
+    ],
+    [
+      { action: "approve", amount: 10.5 },
+      { action: "unusable", reason: "invalid-response" },
+    ],
+    [
+      { action: "approve", amount: "3000" },
+      { action: "unusable", reason: "invalid-response" },
+    ],
     [{ action: "maybe" }, { action: "unusable", reason: "invalid-response" }],
     [null, { action: "unusable", reason: "invalid-response" }],
   ])("%j means %j", (body, answer) => {

@@ -18,6 +18,8 @@ export const DECLINE_CODES = [
 
 export const authorizationResponseSchema = z.object({
   action: z.enum(["approve", "decline"]),
+  /** A partial approval's amount (minor units); whether it fits the request is the state machine's (screenAnswer). */
+  amount: z.number().int().min(1).optional(),
   code: z.enum(DECLINE_CODES).optional(),
   cardBalance: z.number().optional(),
   cardHolderName: z.string().optional(),
@@ -50,7 +52,7 @@ export function answerOf(outcome: DecisionOutcome): Answer {
   }
   const parsed = authorizationResponseSchema.safeParse(outcome.body);
   if (!parsed.success) return { action: "unusable", reason: "invalid-response" };
-  const { action, code, cardBalance, cardHolderName, metadata } = parsed.data;
+  const { action, amount, code, cardBalance, cardHolderName, metadata } = parsed.data;
   if (action === "decline") return { action, code, metadata };
-  return { action, code, cardBalance, cardHolderName, metadata };
+  return { action, amount, code, cardBalance, cardHolderName, metadata };
 }

@@ -20,6 +20,7 @@ export function toProgramRecord(row: ProgramRow): Json {
       feesAccount: row.fees_account_id ?? row.settlement_account_id,
       webhook: row.webhook_id,
       timeoutDefault: row.timeout_default,
+      standIn: row.stand_in,
       disputes: { provisionalCredit: row.dispute_provisional_credit, windowDays: row.dispute_window_days },
     }),
     status: row.status,

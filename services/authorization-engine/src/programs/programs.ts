@@ -90,6 +90,7 @@ async function programFields(tx: Queryable, scope: Scope, p: ProgramRequest): Pr
     ...(await transactionFeeFields(tx, scope, p.currency, auth?.transactionFee)),
     webhook_id: auth?.webhook ?? null,
     timeout_default: auth?.timeoutDefault ?? null,
+    stand_in: auth?.standIn ?? null,
     dispute_provisional_credit: auth?.disputes?.provisionalCredit ?? false,
     dispute_window_days: auth?.disputes?.windowDays ?? DEFAULT_DISPUTE_WINDOW_DAYS,
     metadata: p.metadata ?? {},

@@ -2,6 +2,7 @@ import type { Queryable, Write } from "@cardhold/db";
 import { scopedResource, type Scope } from "@cardhold/query";
 import type { Authorization } from "../domain/authorization";
 import type { LimitInterval } from "../domain/spending-windows";
+import type { StandIn } from "../domain/stand-in";
 import { accountFromJson, type AccountRow } from "./accounts.store";
 
 export interface AuthorizationRow {
@@ -16,6 +17,9 @@ export interface AuthorizationRow {
   type: "check" | "capture";
   status: Authorization["status"];
   amount: number;
+  /** What the network asked for; null on authorizations from before partial approval (then: amount). */
+  requested_amount: number | null;
+  partial_approval_allowed: boolean;
   fees: number;
   currency: string;
   channel: string;
@@ -39,6 +43,10 @@ export interface AuthorizationRow {
   network_reference: string;
   network_data: Record<string, string>;
   metadata: Record<string, unknown>;
+  /** The program's stand-in rules when the request came (null: none, the flat timeout default decides). */
+  stand_in: StandIn | null;
+  /** The stand-in rule that decided the capture, if stand-in did. */
+  stand_in_rule: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -78,6 +86,8 @@ export function toDomain(row: AuthorizationRow): Authorization {
     type: row.type,
     status: row.status,
     amount: row.amount,
+    requestedAmount: row.requested_amount ?? row.amount,
+    partialApprovalAllowed: row.partial_approval_allowed,
     fees: row.fees,
     decisionType: row.decision_type,
     statusReason: row.status_reason,
@@ -91,6 +101,7 @@ export function toDomain(row: AuthorizationRow): Authorization {
     cardBalance: row.card_balance,
     cardHolderName: row.card_holder_name,
     metadata: row.metadata,
+    standInRule: row.stand_in_rule,
   };
 }
 
@@ -100,6 +111,7 @@ export function fromDomain(row: AuthorizationRow, a: Authorization): Authorizati
     ...row,
     status: a.status,
     amount: a.amount,
+    requested_amount: a.requestedAmount,
     fees: a.fees,
     decision_type: a.decisionType,
     status_reason: a.statusReason,
@@ -113,6 +125,7 @@ export function fromDomain(row: AuthorizationRow, a: Authorization): Authorizati
     card_balance: a.cardBalance,
     card_holder_name: a.cardHolderName,
     metadata: a.metadata,
+    stand_in_rule: a.standInRule,
   };
 }
 
@@ -128,6 +141,8 @@ const COLUMNS = [
   "type",
   "status",
   "amount",
+  "requested_amount",
+  "partial_approval_allowed",
   "fees",
   "currency",
   "channel",
@@ -150,6 +165,8 @@ const COLUMNS = [
   "network_reference",
   "network_data",
   "metadata",
+  "stand_in",
+  "stand_in_rule",
   "created_at",
   "updated_at",
 ] as const satisfies ReadonlyArray<keyof AuthorizationRow>;
@@ -169,6 +186,7 @@ export function authorizationInsert(row: AuthorizationRow): Write {
 const MUTABLE = [
   "status",
   "amount",
+  "requested_amount",
   "fees",
   "decision_type",
   "status_reason",
@@ -183,6 +201,7 @@ const MUTABLE = [
   "card_balance",
   "card_holder_name",
   "metadata",
+  "stand_in_rule",
 ] as const satisfies ReadonlyArray<keyof AuthorizationRow>;
 
 /** Writes a transition's result: the mutable fields and updated_at as the row carries them. */
@@ -302,4 +321,20 @@ export async function spentSince(
     [cardId, ...starts.map(([, start]) => start)],
   );
   return Object.fromEntries(starts.map(([interval], i) => [interval, Number(rows[0]?.[`s${i}`] ?? 0)]));
+}
+
+/**
+ * What stand-in approved for the card since `since` and still stands (debited: not declined, not reversed): the
+ * "already approved today" of the per-card daily stand-in limit. The caller holds the lock on the card's funding
+ * account, which every request and decision on the card takes first, so two decisions never both count without the
+ * other's approval. Reads the card's authorizations of the day (authorizations_by_card).
+ */
+export async function standInApprovedSince(db: Queryable, scope: Scope, cardId: string, since: Date): Promise<number> {
+  const { rows } = await db.query<{ total: number }>(
+    `SELECT COALESCE(sum(amount), 0)::bigint AS total FROM engine.authorizations
+      WHERE card_id = $1 AND business_id = $2 AND mode = $3 AND created_at >= $4
+        AND stand_in_rule IS NOT NULL AND debited > 0`,
+    [cardId, scope.businessId, scope.mode, since],
+  );
+  return Number(rows[0]?.total ?? 0);
 }

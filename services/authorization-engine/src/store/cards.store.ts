@@ -114,7 +114,7 @@ export interface AuthorizationSubject {
     CardRow,
     "id" | "status" | "network" | "currency" | "customer_id" | "funding_account_id" | "program_id" | "controls"
   >;
-  program: Pick<ProgramRow, "id" | "settlement_account_id" | "webhook_id" | "timeout_default"> & {
+  program: Pick<ProgramRow, "id" | "settlement_account_id" | "webhook_id" | "timeout_default" | "stand_in"> & {
     /** What the program charges on each capture. */
     transaction_fee_terms: FeeTerms;
   };
@@ -146,7 +146,7 @@ export async function findAuthorizationSubject(
   const { rows } = await db.query<Record<string, unknown>>(
     `SELECT c.id, c.status, c.network, c.currency, c.customer_id, c.funding_account_id, c.program_id, c.controls,
             p.transaction_fee, p.transaction_fee_structure, p.transaction_fee_value, p.transaction_fee_cap,
-            p.settlement_account_id, p.webhook_id, p.timeout_default, cu.status AS customer_status,
+            p.settlement_account_id, p.webhook_id, p.timeout_default, p.stand_in, cu.status AS customer_status,
             COALESCE(p.timeout_default, (${DECISION_WEBHOOK_TIMEOUT_DEFAULT})) AS effective_timeout_default,
             to_jsonb(a) AS funding_account
        FROM engine.cards c
@@ -176,6 +176,7 @@ export async function findAuthorizationSubject(
       settlement_account_id: r.settlement_account_id as string,
       webhook_id: r.webhook_id as string | null,
       timeout_default: r.timeout_default as ProgramRow["timeout_default"],
+      stand_in: (r.stand_in as ProgramRow["stand_in"]) ?? null,
     },
     customerStatus: (r.customer_status as string | null) ?? null,
     timeoutDefault: (r.effective_timeout_default as AuthorizationSubject["timeoutDefault"]) ?? null,

@@ -8,6 +8,7 @@ import { lockAccounts, setAccountBalance, type AccountRow } from "./accounts.sto
 export interface Movement {
   kind:
     | "pay-in"
+    | "pay-in-refund"
     | "card-funding"
     | "capture"
     | "refund"

@@ -1,6 +1,7 @@
 import type { Queryable } from "@cardhold/db";
 import { scopedResource, type Scope } from "@cardhold/query";
 import type { FeeTerms } from "../domain/fees";
+import type { StandIn } from "../domain/stand-in";
 
 export interface ProgramRow {
   id: string;
@@ -26,6 +27,8 @@ export interface ProgramRow {
   fees_account_id: string | null;
   webhook_id: string | null;
   timeout_default: "approve" | "decline" | null;
+  /** Rules for a capture without a usable answer (domain/stand-in.ts); null: the flat timeout default decides. */
+  stand_in: StandIn | null;
   /** Disputes: whether one credits the cardholder at once, and for how many days after an authorization it can open. */
   dispute_provisional_credit: boolean;
   dispute_window_days: number;
@@ -80,6 +83,7 @@ const FIELDS = [
   "fees_account_id",
   "webhook_id",
   "timeout_default",
+  "stand_in",
   "dispute_provisional_credit",
   "dispute_window_days",
   "metadata",

@@ -21,7 +21,7 @@ const networkData = z
 /** The network's request as GET shows it, built from what the platform knows of it; "" where it sent nothing. */
 const networkRequestBody = z.object({
   requestId: z.string().describe("The network's reference of the request (networkData.reference)"),
-  amount: minorUnits("The amount asked"),
+  amount: minorUnits("The amount asked (requestedAmount)"),
   walletId: idOf("ac.", "The funding account"),
   transactionReference: z.string().describe("networkData.txnReference"),
   mac: z.string().describe('"" in test mode: the simulated network signs nothing'),
@@ -36,13 +36,15 @@ const networkRequestBody = z.object({
 
 /** The platform's answer to the network, once it decided. */
 const networkResponseBody = z.object({
-  amount: minorUnits("The authorization's amount"),
+  amount: minorUnits("The authorization's amount: the one approved"),
   mac: z.string().describe('""'),
   name: z.string().describe('The card holder name a check was answered with, else ""'),
   requestId: z.string(),
   responseCode: z
     .string()
-    .describe("ISO 8583: 00 approved, 51 insufficient funds, 57 spending control, 91 no answer in time, 05 other …"),
+    .describe(
+      "ISO 8583: 00 approved, 10 approved for less (partial), 51 insufficient funds, 57 spending control, 91 no answer in time, 05 other …",
+    ),
   transactionReference: z.string(),
 });
 
@@ -63,18 +65,33 @@ export const authorizationRecord = named(
     account: idOf("ac.", "The funding account"),
     type: z.enum(["check", "capture"]).describe("check: a balance and name inquiry; capture: a debit"),
     status: z.enum(["pending", "approved", "declined", "reversed"]),
-    amount: minorUnits("While an amount change awaits the receiver (pending), the new amount"),
+    amount: minorUnits(
+      "The amount approved (a partial approval: less than requestedAmount); while undecided, the amount asked; while an amount change awaits the receiver (pending), the new amount",
+    ),
+    requestedAmount: minorUnits(
+      "A capture's: what the network asked for (while an amount change is pending, the new amount)",
+    ).optional(),
+    partialApprovalAllowed: z
+      .boolean()
+      .optional()
+      .describe(
+        "A capture's: the decision asked about may approve less than amount (an approve answer with a smaller amount); never for an amount change",
+      ),
     fees: minorUnits("Network fees plus the program's transactionFee"),
     currency: currencySchema,
     channel: z.enum(CHANNELS),
     mcc: z.string().optional().describe("Merchant category code"),
     merchant: idOf("mch.", "Merchant id").optional(),
     decisionType: z
-      .enum(["direct-response", "system-response"])
+      .enum(["direct-response", "system-response", "stand-in"])
       .optional()
       .describe(
-        "direct-response: the receiver decided; system-response: the platform did (a failed pre-check, a timeout)",
+        "direct-response: the receiver decided; system-response: the platform did (a failed pre-check, the timeout default); stand-in: the program's stand-in rules did (no usable answer in time)",
       ),
+    standInRule: z
+      .string()
+      .optional()
+      .describe("The stand-in rule that decided the capture: its name, rules[<index>], or otherwise"),
     statusReason: z
       .string()
       .optional()

@@ -4,12 +4,34 @@
  * authorizations beside.
  */
 import { z } from "zod";
-import { currencySchema, spendingControlsSchema, spendingLimitSchema } from "@cardhold/contracts";
+import { CHANNELS, currencySchema, spendingControlsSchema, spendingLimitSchema } from "@cardhold/contracts";
 import { named } from "../schema";
 import { idOf, metadata, minorUnits, time } from "./common";
 
 const network = z.enum(["verve", "mastercard"]);
 const cardType = z.enum(["virtual", "physical"]);
+
+/** authorization.standIn as the program keeps it (contracts' standInSchema; MCC lists always as an array). */
+const standInRecord = z
+  .object({
+    rules: z.array(
+      z.object({
+        name: z.string().optional().describe("Names the rule in the decision (standInRule); unnamed: rules[<index>]"),
+        approveUpTo: minorUnits("Approves a capture of at most this amount (fees not counted)"),
+        perCardDaily: minorUnits(
+          "At most this much approved by stand-in per card per UTC day, this capture included",
+        ).optional(),
+        mccs: z.array(z.string()).optional().describe("Only captures whose MCC is in these lists; absent or []: any"),
+        channels: z.array(z.enum(CHANNELS)).optional().describe("Only captures on these channels; absent or []: any"),
+      }),
+    ),
+    otherwise: z.enum(["approve", "decline"]).describe("What a capture no rule takes gets"),
+  })
+  .describe(
+    "Stand-in rules for a capture that gets no usable answer in time (instead of timeoutDefault; checks and amount " +
+      "changes keep timeoutDefault). The first rule whose mccs and channels take the capture decides: approve within " +
+      "approveUpTo and perCardDaily, else decline. The decision is decisionType stand-in, with standInRule.",
+  );
 
 export const programRecord = named(
   "CardProgram",
@@ -36,6 +58,7 @@ export const programRecord = named(
         .enum(["approve", "decline"])
         .optional()
         .describe("Applied when the receiver gives no usable answer in time"),
+      standIn: standInRecord.optional(),
       disputes: z
         .object({
           provisionalCredit: z
