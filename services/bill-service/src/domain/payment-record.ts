@@ -97,12 +97,12 @@ export type PaymentRow = BillPaymentRow | PayoutRow;
 export const feeBreakdownOf = (fee: number): FeeItem[] =>
   fee > 0 ? [{ amount: fee, group: "bill-payment", type: "flat" }] : [];
 
-/** The public payment record of a bill payment (compatibility notes, "Payments"). */
-export function toBillPaymentRecord(row: BillPaymentRow) {
+/** What every payment's record shows the same way, whatever its type. */
+function paymentFields<T extends PaymentRow["type"]>(row: PaymentRow, type: T) {
   return {
     id: row.id,
     object: "payment" as const,
-    type: "bill" as const,
+    type,
     status: row.status,
     amount: row.amount,
     currency: row.currency,
@@ -111,8 +111,6 @@ export function toBillPaymentRecord(row: BillPaymentRow) {
     account: row.account,
     // The original interface shows the account id (equal to `account`); null until the ledger named the default.
     fundingSource: row.funding_source.account ?? row.account,
-    method: "bill" as const,
-    methodData: row.method_data,
     customer: row.customer,
     reference: row.reference,
     failureReason: row.failure_reason,
@@ -122,30 +120,20 @@ export function toBillPaymentRecord(row: BillPaymentRow) {
     updatedAt: row.updated_at.toISOString(),
   };
 }
+
+/** The public payment record of a bill payment (compatibility notes, "Payments"). */
+export function toBillPaymentRecord(row: BillPaymentRow) {
+  return { ...paymentFields(row, "bill" as const), method: "bill" as const, methodData: row.method_data };
+}
 export type BillPaymentRecord = ReturnType<typeof toBillPaymentRecord>;
 
 /** The public payment record of a payout (compatibility notes, "Payouts"): type `pay-out`, methodData.bankTransfer. */
 export function toPayoutRecord(row: PayoutRow) {
+  const { bankTransfer, billerReference } = row.method_data;
   return {
-    id: row.id,
-    object: "payment" as const,
-    type: "pay-out" as const,
-    status: row.status,
-    amount: row.amount,
-    currency: row.currency,
-    fees: row.fee,
-    feeBreakdown: row.fee_breakdown,
-    account: row.account,
-    fundingSource: row.funding_source.account ?? row.account,
+    ...paymentFields(row, "pay-out" as const),
     method: "bank-transfer" as const,
-    methodData: { bankTransfer: { ...row.method_data.bankTransfer, sessionId: row.method_data.billerReference } },
-    customer: row.customer,
-    reference: row.reference,
-    failureReason: row.failure_reason,
-    events: row.events,
-    metadata: row.metadata,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    methodData: { bankTransfer: { ...bankTransfer, sessionId: billerReference } },
   };
 }
 export type PayoutRecord = ReturnType<typeof toPayoutRecord>;

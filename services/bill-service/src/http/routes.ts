@@ -1,4 +1,4 @@
-import type { Express } from "express";
+import type { Express, Request, Response } from "express";
 import type { Db } from "@cardhold/db";
 import { listResource, projectedCustomerLoader, requestContext } from "@cardhold/platform";
 import { toPaymentRecord, type PaymentRow } from "../domain/payment-record";
@@ -17,20 +17,25 @@ export function paymentRoutes(app: Express, db: Db, payments: BillPayments): voi
     else res.status(202).json({ code: "request-accepted", data: payment });
   });
 
-  app.get("/payments", async (req, res) => {
-    const scope = requestContext(req);
-    res.json(
-      await listResource<PaymentRow>(req, {
-        db,
-        spec: paymentResource,
-        scope,
-        toRecord: toPaymentRecord,
-        loaders: { customer: projectedCustomerLoader(db, SCHEMA) },
-      }),
-    );
-  });
+  app.get("/payments", listPayments(db));
 
   app.get("/payments/:id", async (req, res) => {
     res.json({ code: "success", data: await payments.get(requestContext(req), req.params.id) });
   });
+}
+
+/** GET /payments through the query language; `within` fixes conditions (e.g. type:pay-out for /payments/payouts). */
+export function listPayments(db: Db, within?: Record<string, string>) {
+  return async (req: Request, res: Response) => {
+    res.json(
+      await listResource<PaymentRow>(req, {
+        db,
+        spec: paymentResource,
+        scope: requestContext(req),
+        toRecord: toPaymentRecord,
+        loaders: { customer: projectedCustomerLoader(db, SCHEMA) },
+        within,
+      }),
+    );
+  };
 }

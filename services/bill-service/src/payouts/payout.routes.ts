@@ -1,9 +1,8 @@
 import type { Express } from "express";
 import type { Db } from "@cardhold/db";
-import { listResource, projectedCustomerLoader, requestContext } from "@cardhold/platform";
+import { requestContext } from "@cardhold/platform";
 import { BankUnavailable } from "../banks/bank-tools";
-import { toPaymentRecord, type PaymentRow } from "../domain/payment-record";
-import { paymentResource, SCHEMA } from "../store/payments.store";
+import { listPayments } from "../http/routes";
 import type { Payouts } from "./payouts";
 
 /** Register before the payment routes: `GET /payments/:id` would take `payouts` for an id. */
@@ -22,17 +21,5 @@ export function payoutRoutes(app: Express, db: Db, payouts: Payouts): void {
   });
 
   /** GET /payments with the fixed filter type:pay-out. */
-  app.get("/payments/payouts", async (req, res) => {
-    const scope = requestContext(req);
-    res.json(
-      await listResource<PaymentRow>(req, {
-        db,
-        spec: paymentResource,
-        scope,
-        toRecord: toPaymentRecord,
-        loaders: { customer: projectedCustomerLoader(db, SCHEMA) },
-        within: { type: "pay-out" },
-      }),
-    );
-  });
+  app.get("/payments/payouts", listPayments(db, { type: "pay-out" }));
 }
