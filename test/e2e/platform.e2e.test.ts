@@ -145,7 +145,15 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("every flow end to end, with the wallet rec
     // card events.
     const hook = await api("POST", "/webhooks", {
       name: "payments",
-      events: ["payment.bill.completed", "payment.bill.failed", "dispute.created", "dispute.won", "dispute.lost"],
+      events: [
+        "payment.bill.completed",
+        "payment.bill.failed",
+        "payment.payout.completed",
+        "payment.payout.failed",
+        "dispute.created",
+        "dispute.won",
+        "dispute.lost",
+      ],
       url: payments.url,
       signingKey: "payments-signing-key-0123456789",
     });
@@ -316,6 +324,37 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("every flow end to end, with the wallet rec
       30_000,
     );
     expect((await api("GET", `/payments?filter=reference:e2e-airtime`)).body.data).toHaveLength(1);
+  });
+
+  it("a payout settled and one refunded: the settlement account pays once, and gets the failed one back", async () => {
+    const settlementAvailable = async () =>
+      (await api("GET", `/accounts/${ids.settlement}/balance`)).body.data.available as number;
+    const payout = (accountNumber: string, reference: string) =>
+      api("POST", "/payments/payouts", {
+        method: "bank-transfer",
+        options: { accountNumber, bankCode: "058", narration: "Refund for order 7" },
+        currency: "NGN",
+        amount: 15_000,
+        reference,
+        debitSource: ids.settlement,
+      });
+    const before = await settlementAvailable();
+    const settled = await payout("0123456785", "e2e-payout-settled");
+    expect(settled.status).toBe(201);
+    expect(settled.body.data).toMatchObject({
+      type: "pay-out",
+      status: "successful",
+      methodData: { bankTransfer: { accountName: "Fatima Bello", bankCode: "000013" } },
+    });
+    const refunded = await payout("0123455551", "e2e-payout-refunded");
+    expect(refunded.body.data).toMatchObject({ type: "pay-out", status: "failed", failureReason: "bank-declined" });
+    expect(await settlementAvailable()).toBe(before - 15_000 - settled.body.data.fees);
+    const listed = (await api("GET", "/payments/payouts?filter=reference~^e2e-payout")).body.data;
+    expect(listed.map((p: { status: string }) => p.status).sort()).toEqual(["failed", "successful"]);
+    await eventually(() => {
+      const kinds = payments.received.map((r) => r.json?.event).filter((k) => k?.startsWith("payment.payout"));
+      expect(kinds.sort()).toEqual(["payment.payout.completed", "payment.payout.failed"]);
+    }, 30_000);
   });
 
   it("the wallet's balances and the platform's ledger agree", async () => {

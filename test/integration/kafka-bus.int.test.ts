@@ -79,16 +79,22 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
   it("sets aside an unreadable message and one its handler keeps failing on, and goes on with the partition", async () => {
     const key = `${run}-poison`;
     const handled: number[] = [];
-    const deadLetters: Record<string, unknown>[] = [];
+    // At least once, like every topic: a dead letter read twice (a rebalance) is the same message id, kept once. The
+    // other groups of this file on events.v1 set the unreadable message aside too, each its own dead letter.
+    const group = `bus-it-${run}-poison`;
+    const deadLetters = new Map<string, Record<string, unknown>>();
     const watcher = await newBus();
     await watcher.subscribe({
       group: `bus-it-${run}-dead`,
       topics: [TOPICS.deadLetters],
-      handler: async (m) => void (m.key === key && deadLetters.push(m.value as Record<string, unknown>)),
+      handler: async (m) => {
+        const letter = m.value as Record<string, unknown>;
+        if (m.key === key && letter.group === group) deadLetters.set(m.id, letter);
+      },
     });
     const consumer = await newBus({ attempts: 2, ms: 0 });
     await consumer.subscribe({
-      group: `bus-it-${run}-poison`,
+      group,
       topics: [TOPICS.events],
       handler: async (m) => {
         if (m.key !== key) return;
@@ -110,9 +116,10 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
       await rawProducer.disconnect();
     }
     await eventually(() => expect(handled).toEqual([1, 3]), 60_000);
-    await eventually(() => expect(deadLetters).toHaveLength(2), 30_000);
-    expect(deadLetters[0]).toMatchObject({ group: `bus-it-${run}-poison`, topic: TOPICS.events, value: "{not json" });
-    expect(deadLetters[1]).toMatchObject({ value: { n: 2 }, error: "TypeError: cannot take 2" });
+    await eventually(() => expect(deadLetters.size).toBe(2), 30_000);
+    const [unreadable, failing] = [...deadLetters.values()];
+    expect(unreadable).toMatchObject({ group, topic: TOPICS.events, value: "{not json" });
+    expect(failing).toMatchObject({ value: { n: 2 }, error: "TypeError: cannot take 2" });
   });
 
   const withAdmin = async <T>(use: (admin: Admin) => Promise<T>): Promise<T> => {
