@@ -1,12 +1,7 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createBusiness } from "../support/api-client";
 import { eventually } from "../support/eventually";
-import { FakeReceiver } from "../support/fake-receiver";
-import { ledgerProblems } from "../support/ledger-invariants";
-import { createScratchDatabase, DATABASE_URL, HAS_INFRASTRUCTURE, KAFKA_BROKERS } from "./support/infrastructure";
-import { startPlatform, type Platform } from "./support/service-processes";
-import { untilDispatcherRoutesTo } from "./support/dispatcher-routing";
+import { HAS_INFRASTRUCTURE } from "./support/infrastructure";
+import { paymentsPlatform } from "./support/payments-platform";
 
 const ELECTRICITY = "bp.11pALsZ5v2NiSC34t";
 const AIRTIME = "bp.11pALsZ5g3CTGabps";
@@ -17,64 +12,11 @@ const AIRTIME = "bp.11pALsZ5g3CTGabps";
  * payment, its balance effect and its event can be seen through the API.
  */
 describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and PostgreSQL", () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
-  let platform: Platform;
-  let db: pg.Client;
-  let key = "";
-  let settlement: string;
-  const receiver = new FakeReceiver();
+  const h = paymentsPlatform({ name: "Bills Ltd", signingKey: "bills-it-signing-key-0123456789" });
+  const { api, available, booksBalance, visible } = h;
 
-  const api = apiClient(
-    () => platform.gatewayUrl,
-    () => key,
-  );
-  const available = async () => (await api("GET", `/accounts/${settlement}/balance`)).body.data.available as number;
-  const booksBalance = async () => expect(await ledgerProblems((text) => db.query(text))).toEqual([]);
-  /** The payment's event reached the business's webhook, and the account log shows its debit (and refund). */
-  const visible = async (paymentId: string, kind: string, logKinds: string[]) => {
-    await eventually(
-      () =>
-        expect(receiver.received.filter((r) => r.json?.data?.id === paymentId).map((r) => r.json.event)).toContain(
-          kind,
-        ),
-      30_000,
-    );
-    const logs = (await api("GET", `/accounts/${settlement}/logs?filter=reference:${paymentId}`)).body.data;
-    expect(logs.map((l: { kind: string }) => l.kind).sort()).toEqual([...logKinds].sort());
-  };
-
-  beforeAll(async () => {
-    await receiver.start();
-    database = await createScratchDatabase(DATABASE_URL!);
-    platform = await startPlatform(database.url, KAFKA_BROKERS!, { BILL_BILLER_TIMEOUT_MS: "2000" });
-    db = new pg.Client({ connectionString: database.url });
-    await db.connect();
-    key = (
-      await createBusiness(platform.gatewayUrl, platform.operatorToken, {
-        name: "Bills Ltd",
-        webhookUrl: receiver.url,
-        signingKey: "bills-it-signing-key-0123456789",
-      })
-    ).testKey;
-    const account = await eventually(async () => {
-      const list = await api("GET", "/accounts?filter=currency:NGN");
-      expect(list.body.data).toHaveLength(1);
-      return list.body.data[0];
-    }, 30_000);
-    settlement = account.id;
-    await api("POST", "/simulation/payments/pay-in", {
-      accountNumber: account.depositChannels[0].accountNumber,
-      amount: 1_000_000,
-    });
-    await untilDispatcherRoutesTo(db, receiver.url);
-  });
-
-  afterAll(async () => {
-    await db?.end();
-    await platform?.stop();
-    await database?.drop();
-    await receiver.stop();
-  });
+  beforeAll(() => h.start());
+  afterAll(() => h.stop());
 
   it("success: debited once through the engine's ledger, the token returned, payment.bill.completed delivered", async () => {
     const before = await available();
@@ -88,7 +30,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
       status: "successful",
       amount: 150_000,
       fees: 10_000,
-      account: settlement,
+      account: h.settlement,
       methodData: { output: { token: expect.any(String) } },
     });
     expect(await available()).toBe(before - 160_000);
@@ -115,7 +57,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
       inputs: { meterNumber: "45000000002", amount: "50000000" },
     });
     expect(broke.body.data).toMatchObject({ status: "failed", failureReason: "insufficient-funds" });
-    const { rowCount } = await db.query("SELECT 1 FROM bills.sandbox_orders WHERE reference = $1", [
+    const { rowCount } = await h.db.query("SELECT 1 FROM bills.sandbox_orders WHERE reference = $1", [
       broke.body.data.id,
     ]);
     expect(rowCount).toBe(0);
@@ -141,16 +83,16 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
 
   it("killed between the debit and the biller call, the bill-service pays once after restart: no money lost or taken twice", async () => {
     const before = await available();
-    await platform.restart("bill-service", { CARDHOLD_FAILPOINTS: "bill-service:after-debit" });
+    await h.platform.restart("bill-service", { CARDHOLD_FAILPOINTS: "bill-service:after-debit" });
     const attempt = await api("POST", "/payments/bill", {
       product: ELECTRICITY,
       inputs: { meterNumber: "45000000003", amount: "300000" },
       reference: "bill-crash",
     });
     expect(attempt.status).toBe(503);
-    const { rows } = await db.query("SELECT id, status FROM bills.payments WHERE reference = 'bill-crash'");
+    const { rows } = await h.db.query("SELECT id, status FROM bills.payments WHERE reference = 'bill-crash'");
     expect(rows).toEqual([{ id: expect.stringMatching(/^p\./), status: "processing" }]);
-    await platform.restart("bill-service");
+    await h.platform.restart("bill-service");
     const id = rows[0].id as string;
     const final = await eventually(async () => {
       const payment = (await api("GET", `/payments/${id}`)).body.data;
@@ -159,7 +101,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("bill payments against real Kafka and Postg
     }, 30_000);
     expect(final.methodData.output.token).toEqual(expect.any(String));
     expect(await available()).toBe(before - 310_000);
-    const orders = await db.query("SELECT 1 FROM bills.sandbox_orders WHERE reference = $1", [id]);
+    const orders = await h.db.query("SELECT 1 FROM bills.sandbox_orders WHERE reference = $1", [id]);
     expect(orders.rowCount).toBe(1);
     await visible(id, "payment.bill.completed", ["bill-debit"]);
     await booksBalance();

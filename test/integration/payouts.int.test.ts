@@ -1,12 +1,7 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createBusiness } from "../support/api-client";
 import { eventually } from "../support/eventually";
-import { FakeReceiver } from "../support/fake-receiver";
-import { ledgerProblems } from "../support/ledger-invariants";
-import { createScratchDatabase, DATABASE_URL, HAS_INFRASTRUCTURE, KAFKA_BROKERS } from "./support/infrastructure";
-import { startPlatform, type Platform } from "./support/service-processes";
-import { untilDispatcherRoutesTo } from "./support/dispatcher-routing";
+import { HAS_INFRASTRUCTURE } from "./support/infrastructure";
+import { paymentsPlatform } from "./support/payments-platform";
 
 /** The bill-service README's sandbox rail test numbers at GTBank (000013): digits 6–9 choose what happens. */
 const CREDITED = "0123456785";
@@ -26,69 +21,16 @@ const payout = (accountNumber: string, amount: number, reference?: string) => ({
  * scenario the ledger balances, and the payout, its balance effect and its event can be seen through the API.
  */
 describe.skipIf(!HAS_INFRASTRUCTURE)("payouts against real Kafka and PostgreSQL", () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
-  let platform: Platform;
-  let db: pg.Client;
-  let key = "";
-  let settlement: string;
-  const receiver = new FakeReceiver();
-
-  const api = apiClient(
-    () => platform.gatewayUrl,
-    () => key,
-  );
-  const available = async () => (await api("GET", `/accounts/${settlement}/balance`)).body.data.available as number;
-  const booksBalance = async () => expect(await ledgerProblems((text) => db.query(text))).toEqual([]);
+  const h = paymentsPlatform({ name: "Payouts Ltd", signingKey: "payouts-it-signing-key-0123456789" });
+  const { api, available, booksBalance, visible } = h;
   /** How many times the sandbox rail was asked to send this payout (0: never). */
   const railSends = async (paymentId: string) => {
-    const { rows } = await db.query("SELECT sends FROM bills.sandbox_transfers WHERE reference = $1", [paymentId]);
+    const { rows } = await h.db.query("SELECT sends FROM bills.sandbox_transfers WHERE reference = $1", [paymentId]);
     return (rows[0]?.sends as number | undefined) ?? 0;
   };
-  /** The payout's event reached the business's webhook, and the account log shows its debit (and refund). */
-  const visible = async (paymentId: string, kind: string, logKinds: string[]) => {
-    await eventually(
-      () =>
-        expect(receiver.received.filter((r) => r.json?.data?.id === paymentId).map((r) => r.json.event)).toContain(
-          kind,
-        ),
-      30_000,
-    );
-    const logs = (await api("GET", `/accounts/${settlement}/logs?filter=reference:${paymentId}`)).body.data;
-    expect(logs.map((l: { kind: string }) => l.kind).sort()).toEqual([...logKinds].sort());
-  };
 
-  beforeAll(async () => {
-    await receiver.start();
-    database = await createScratchDatabase(DATABASE_URL!);
-    platform = await startPlatform(database.url, KAFKA_BROKERS!, { BILL_BILLER_TIMEOUT_MS: "2000" });
-    db = new pg.Client({ connectionString: database.url });
-    await db.connect();
-    key = (
-      await createBusiness(platform.gatewayUrl, platform.operatorToken, {
-        name: "Payouts Ltd",
-        webhookUrl: receiver.url,
-        signingKey: "payouts-it-signing-key-0123456789",
-      })
-    ).testKey;
-    const account = await eventually(async () => {
-      const list = await api("GET", "/accounts?filter=currency:NGN");
-      expect(list.body.data).toHaveLength(1);
-      return list.body.data[0];
-    }, 30_000);
-    settlement = account.id;
-    await api("POST", "/simulation/payments/pay-in", {
-      accountNumber: account.depositChannels[0].accountNumber,
-      amount: 1_000_000,
-    });
-    await untilDispatcherRoutesTo(db, receiver.url);
-  });
-
-  afterAll(async () => {
-    await db?.end();
-    await platform?.stop();
-    await database?.drop();
-    await receiver.stop();
-  });
+  beforeAll(() => h.start());
+  afterAll(() => h.stop());
 
   it("success: debited once through the engine's ledger, credited by the rail, payment.payout.completed delivered", async () => {
     const before = await available();
@@ -98,7 +40,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("payouts against real Kafka and PostgreSQL"
       type: "pay-out",
       status: "successful",
       amount: 150_000,
-      account: settlement,
+      account: h.settlement,
       method: "bank-transfer",
       methodData: { bankTransfer: { accountNumber: CREDITED, bankCode: "000013", accountName: expect.any(String) } },
     });
@@ -122,15 +64,15 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("payouts against real Kafka and PostgreSQL"
 
   it("killed between the debit and the rail call, the bill-service sends once after restart: no money lost or paid twice", async () => {
     const before = await available();
-    await platform.restart("bill-service", { CARDHOLD_FAILPOINTS: "bill-service:payout-after-debit" });
+    await h.platform.restart("bill-service", { CARDHOLD_FAILPOINTS: "bill-service:payout-after-debit" });
     const attempt = await api("POST", "/payments/payouts", payout(CREDITED, 300_000, "payout-crash"));
     expect(attempt.status).toBe(503);
-    const { rows } = await db.query("SELECT id, status FROM bills.payments WHERE reference = 'payout-crash'");
+    const { rows } = await h.db.query("SELECT id, status FROM bills.payments WHERE reference = 'payout-crash'");
     expect(rows).toEqual([{ id: expect.stringMatching(/^p\./), status: "processing" }]);
     const id = rows[0].id as string;
     expect(await railSends(id)).toBe(0);
     expect(await available()).toBe(before - 300_000);
-    await platform.restart("bill-service");
+    await h.platform.restart("bill-service");
     const final = await eventually(async () => {
       const payment = (await api("GET", `/payments/${id}`)).body.data;
       expect(payment.status).toBe("successful");
