@@ -74,7 +74,7 @@ export interface Harness {
 const logger = pino({ level: "silent" });
 
 /** The bill-service in-process: embedded Postgres, the memory bus, the fake ledger, the sandbox biller. */
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(overrides: Partial<BillServiceOptions> = {}): Promise<Harness> {
   const pg = await createTestDatabase();
   const biller = new CountingBiller(createSandboxBiller(pg.db, SANDBOX));
   const rail = new CountingRail(createSandboxRail(pg.db, SANDBOX));
@@ -85,7 +85,7 @@ export async function startHarness(): Promise<Harness> {
     const bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
     await bus.start();
     const deps = { db: pg.db, bus, logger, metrics: createMetrics("bill-service", false), internalToken: INTERNAL };
-    const service = await createService(deps, { ...TEST_OPTIONS, biller, bankRail: rail });
+    const service = await createService(deps, { ...TEST_OPTIONS, ...overrides, biller, bankRail: rail });
     await service.start();
     await ledger.attach(bus);
     await bus.subscribe({
