@@ -85,7 +85,12 @@ async function run(): Promise<boolean> {
   const walletDatabase = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   if (walletDatabase) cleanups.push(() => walletDatabase.drop());
   const signingKey = `chaos-wallet-signing-key-${seed}-0123456789`;
-  const wallets = await startWalletProcess({ signingKey, port: await freePort(), databaseUrl: walletDatabase?.url });
+  const wallets = await startWalletProcess({
+    signingKey,
+    port: await freePort(),
+    databaseUrl: walletDatabase?.url,
+    dataDir: join(runDir, "wallet"),
+  });
   cleanups.push(() => wallets.stop());
   const walletSide = await startPausableForwarder(wallets.webhookUrl);
   cleanups.push(() => walletSide.close());

@@ -16,7 +16,9 @@ const REFUSED_PAUSE_MS = 500;
  * upstream answers 502, as a real balancer's does.
  */
 export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRobinProxy> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+  // An idle connection is dropped here after 30 s, before the gateway's 65 s (KEEP_ALIVE_TIMEOUT_MS), as a real
+  // balancer's idle timeout is set below its upstreams': a request is never sent on a connection being closed.
+  const agent = new Agent({ keepAlive: true, maxSockets: 512, timeout: 30_000 });
   const refusedUntil = new Map<string, number>();
   let turn = 0;
 

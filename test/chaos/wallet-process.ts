@@ -19,14 +19,19 @@ export async function startWalletProcess(opts: {
   port: number;
   signingKey: string;
   databaseUrl?: string;
+  /** Where its PGlite keeps the wallets when there is no databaseUrl (the run's own directory). */
+  dataDir: string;
 }): Promise<WalletProcess> {
+  // Without a database URL the receiver keeps its wallets in an in-memory PGlite: the variable must be absent, not empty.
+  const { DATABASE_URL: _inherited, ...inherited } = process.env;
   const child = spawn(process.execPath, ["--import", "tsx", "examples/wallet-receiver/src/main.ts"], {
     cwd: ROOT,
     env: {
-      ...process.env,
+      ...inherited,
       PORT: String(opts.port),
       CARDHOLD_SIGNING_KEY: opts.signingKey,
-      ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : { DATABASE_URL: "" }),
+      DATA_DIR: opts.dataDir,
+      ...(opts.databaseUrl && { DATABASE_URL: opts.databaseUrl }),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

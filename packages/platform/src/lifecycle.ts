@@ -19,9 +19,20 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/**
+ * How long an idle keep-alive connection is kept open. Longer than a load balancer's own idle timeout (60 s is the
+ * usual default, AWS ALB's among them): the balancer, not this server, closes an idle connection, so it never sends
+ * a request on one this server is closing at that moment (Node's default of 5 s makes that race common, and the
+ * balancer answers 502 for a request the platform never saw).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export function listen(app: Express, port: number, host = "127.0.0.1"): Promise<Listening> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    // A request's headers must be allowed to arrive on a connection kept that long (Node requires headers > keep-alive).
+    server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
     server.once("error", reject);
     server.once("listening", () => {
       const address = server.address();
