@@ -1,0 +1,48 @@
+/**
+ * Cards by their PAN's keyed hash (migration 012): how the ISO 8583 interface finds the card of a message. The one
+ * read not scoped by business and mode: the PAN is what says which business and mode a card belongs to.
+ */
+import type { Queryable } from "@cardhold/db";
+import type { Mode } from "@cardhold/contracts";
+import type { CardStatus } from "../domain/card-status";
+
+/** What a network message needs of its card before the engine is asked. */
+export interface PanCard {
+  id: string;
+  business_id: string;
+  mode: Mode;
+  status: CardStatus;
+  expiry: string;
+  currency: string;
+  cvv_encrypted: string;
+}
+
+export async function findCardsByPanHash(db: Queryable, panHash: string): Promise<PanCard[]> {
+  const { rows } = await db.query<PanCard & Record<string, unknown>>(
+    `SELECT id, business_id, mode, status, expiry, currency, cvv_encrypted FROM engine.cards WHERE pan_hash = $1`,
+    [panHash],
+  );
+  return rows;
+}
+
+/** Up to `limit` cards from before PAN hashes (or issued by an engine without them), with their sealed PANs. */
+export async function findCardsWithoutPanHash(
+  db: Queryable,
+  limit: number,
+): Promise<Array<{ id: string; pan_encrypted: string }>> {
+  const { rows } = await db.query<{ id: string; pan_encrypted: string }>(
+    "SELECT id, pan_encrypted FROM engine.cards WHERE pan_hash IS NULL ORDER BY id LIMIT $1",
+    [limit],
+  );
+  return rows;
+}
+
+export async function setPanHashes(db: Queryable, hashes: Array<{ id: string; panHash: string }>): Promise<void> {
+  if (hashes.length === 0) return;
+  await db.query(
+    `UPDATE engine.cards c SET pan_hash = h.pan_hash
+       FROM jsonb_to_recordset($1::jsonb) AS h(id text, pan_hash text)
+      WHERE c.id = h.id AND c.pan_hash IS NULL`,
+    [JSON.stringify(hashes.map((h) => ({ id: h.id, pan_hash: h.panHash })))],
+  );
+}

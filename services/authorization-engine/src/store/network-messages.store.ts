@@ -1,0 +1,73 @@
+/** engine.network_messages (migration 012): what the ISO 8583 interface answered each message, for its repeats. */
+import type { Queryable } from "@cardhold/db";
+import type { Scope } from "@cardhold/query";
+
+/** The key a message and its repeats share within a business and mode. */
+export interface NetworkMessageKey {
+  messageClass: string;
+  terminalId: string;
+  rrn: string;
+  stan: string;
+}
+
+export interface NetworkMessageRecord<Answer> {
+  key: NetworkMessageKey;
+  mti: string;
+  cardId: string;
+  authorizationId: string | null;
+  /** What the message asked, the PAN masked. */
+  request: Record<string, unknown>;
+  response: Answer;
+  receivedAt: Date;
+}
+
+const KEY_MATCH =
+  "business_id = $1 AND mode = $2 AND message_class = $3 AND terminal_id = $4 AND rrn = $5 AND stan = $6";
+const keyValues = (scope: Scope, key: NetworkMessageKey) => [
+  scope.businessId,
+  scope.mode,
+  key.messageClass,
+  key.terminalId,
+  key.rrn,
+  key.stan,
+];
+
+/** The answer given to this message before, if it was answered. */
+export async function findAnswer<Answer>(
+  db: Queryable,
+  scope: Scope,
+  key: NetworkMessageKey,
+): Promise<Answer | undefined> {
+  const { rows } = await db.query<{ response: Answer }>(
+    `SELECT response FROM engine.network_messages WHERE ${KEY_MATCH}`,
+    keyValues(scope, key),
+  );
+  return rows[0]?.response;
+}
+
+/**
+ * Records the answer to a message; when the same message was answered first (a duplicate under way at the same time),
+ * that answer stands and is returned instead.
+ */
+export async function recordAnswer<Answer>(
+  db: Queryable,
+  scope: Scope,
+  record: NetworkMessageRecord<Answer>,
+): Promise<Answer> {
+  const { rows } = await db.query<{ response: Answer }>(
+    `INSERT INTO engine.network_messages (business_id, mode, message_class, terminal_id, rrn, stan, mti, card_id,
+       authorization_id, request, response, received_at, answered_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
+     ON CONFLICT DO NOTHING RETURNING response`,
+    [
+      ...keyValues(scope, record.key),
+      record.mti,
+      record.cardId,
+      record.authorizationId,
+      record.request,
+      record.response,
+      record.receivedAt,
+    ],
+  );
+  return rows[0]?.response ?? (await findAnswer<Answer>(db, scope, record.key)) ?? record.response;
+}
