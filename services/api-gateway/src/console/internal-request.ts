@@ -1,0 +1,28 @@
+/**
+ * A GET the gateway makes on a caller's behalf (the console's live stream reading the public list), shaped like a
+ * client's request so the proxy forwards it the same way: over HTTP, or to the service's app in this process.
+ */
+import { IncomingMessage } from "node:http";
+import { Socket } from "node:net";
+import express, { type Request } from "express";
+import type { Logger } from "pino";
+import { newId } from "@cardhold/platform";
+import type { Caller } from "../api-keys";
+
+export function internalGet(path: string, caller: Caller, logger: Logger): Request {
+  const message = new IncomingMessage(new Socket());
+  Object.setPrototypeOf(message, express.request);
+  const req = message as Request;
+  req.method = "GET";
+  req.url = path;
+  req.originalUrl = path;
+  req.httpVersion = "1.1";
+  req.httpVersionMajor = 1;
+  req.httpVersionMinor = 1;
+  req.headers = { accept: "application/json" };
+  req.caller = caller;
+  req.requestId = newId("request");
+  req.receivedAt = Date.now();
+  req.log = logger.child({ requestId: req.requestId });
+  return req;
+}
