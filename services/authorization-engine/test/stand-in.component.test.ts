@@ -1,12 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually } from "../../../test/support/eventually";
 import { ledgerProblems } from "../../../test/support/ledger-invariants";
 import {
   answerDecision,
   balanceOf,
   call,
-  eventsOf,
   issueCard,
   newBusiness,
   nextEvent,
@@ -14,8 +12,8 @@ import {
   type Business,
   type EngineHarness,
   type IssuedCard,
-  type Reply,
 } from "./harness";
+import { standInCaptures } from "./stand-in-support";
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -27,36 +25,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const seen = new Set<string>();
-const capturePath = (card: IssuedCard) => `/simulation/cards/${card.cardId}/request-authorization/capture`;
-
-/** A capture the receiver answers with `answer` (an unusable one: stand-in decides). */
-async function answered(
-  as: Business,
-  card: IssuedCard,
-  request: Record<string, unknown>,
-  answer: Parameters<typeof answerDecision>[3],
-): Promise<Reply> {
-  const reply = call(h, as, "POST", capturePath(card), request);
-  const asked = await nextEvent(
-    h,
-    seen,
-    (e) => e.event === "card.authorization.request" && (e.data as { card?: string }).card === card.cardId,
-  );
-  await answerDecision(h, as, asked, answer);
-  return reply;
-}
-
-/** A capture that reached the engine too late to ask the receiver: decided at once (platform-overloaded). */
-const overdue = (as: Business, card: IssuedCard, request: Record<string, unknown>) =>
-  call(h, as, "POST", capturePath(card), request, { "x-received-at": String(Date.now() - 3_900) });
-
-const closedEventOf = (id: string) =>
-  eventually(() => {
-    const closed = eventsOf(h, id).find((e) => e.event === "card.authorization.closed");
-    expect(closed).toBeDefined();
-    return closed!;
-  }, 5_000);
+const { seen, capturePath, answered, overdue, closedEventOf } = standInCaptures(() => h);
 
 const dailyRule = {
   rules: [{ name: "small", approveUpTo: 2_000, perCardDaily: 3_000 }],

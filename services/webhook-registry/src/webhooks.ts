@@ -107,6 +107,7 @@ const settingsOf = (row: WebhookRow): WebhookSettings => ({
   timeoutDefault: row.timeout_default,
   metadata: row.metadata,
   signatureHeaders: row.signature_headers,
+  standIn: row.stand_in,
 });
 
 const withSettings = (row: WebhookRow, s: WebhookSettings): WebhookRow => ({
@@ -119,6 +120,7 @@ const withSettings = (row: WebhookRow, s: WebhookSettings): WebhookRow => ({
   timeout_default: s.timeoutDefault,
   metadata: s.metadata,
   signature_headers: s.signatureHeaders,
+  stand_in: s.standIn,
 });
 
 /**

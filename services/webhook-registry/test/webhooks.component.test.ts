@@ -171,6 +171,7 @@ describe("creating a webhook", () => {
       "name",
       "object",
       "signatureHeaders",
+      "standIn",
       "status",
       "timeoutDefault",
       "updatedAt",
@@ -182,6 +183,7 @@ describe("creating a webhook", () => {
       status: "created",
       isDefault: false,
       signatureHeaders: [],
+      standIn: null,
     });
     expect(record.id).toMatch(/^wh\.[1-9A-HJ-NP-Za-km-z]{17}$/);
     expect(JSON.stringify(res.body)).not.toContain("my-own-signing-key");
@@ -201,6 +203,7 @@ describe("creating a webhook", () => {
         isDefault: false,
         timeoutDefault: "decline",
         signatureHeaders: [],
+        standIn: null,
       },
     });
     // The message carries the key sealed (it sits in the outbox and on Kafka), never in plain.

@@ -3,8 +3,10 @@ import { describe, expect, it } from "vitest";
 import {
   needsApprovedToday,
   standInDayStart,
+  standInInForce,
   standInVerdict,
   type StandIn,
+  type StandInInForce,
   type StandInSubject,
   type StandInVerdict,
 } from "./stand-in";
@@ -184,5 +186,29 @@ describe("the per-card daily limit over any day of captures", () => {
       ),
       { numRuns: 1_000 },
     );
+  });
+});
+
+describe("which stand-in rules a capture gets", () => {
+  const programRules: StandIn = { rules: [{ name: "program", approveUpTo: 1_000 }], otherwise: "decline" };
+  const webhookRules: StandIn = { rules: [{ name: "webhook", approveUpTo: 9_000 }], otherwise: "approve" };
+  const noRules: StandIn = { rules: [], otherwise: "decline" };
+
+  it.each<[string, StandIn | null, StandIn | null, StandInInForce | null]>([
+    ["the program's when both have rules", programRules, webhookRules, { standIn: programRules, source: "program" }],
+    ["the program's when only it has rules", programRules, null, { standIn: programRules, source: "program" }],
+    ["the webhook's when the program has none", null, webhookRules, { standIn: webhookRules, source: "webhook" }],
+    ["none when neither has rules: the timeout default decides", null, null, null],
+    ["the program's even with no rules but otherwise", noRules, webhookRules, { standIn: noRules, source: "program" }],
+  ])("%s", (_name, program, webhook, inForce) => {
+    expect(standInInForce(program, webhook)).toEqual(inForce);
+  });
+
+  it("decides by the rules it picked: the webhook's verdict names the webhook's rule", () => {
+    const picked = standInInForce(null, webhookRules)!;
+    expect(standInVerdict(capture({ amount: 5_000 }), picked.standIn, 0)).toEqual({
+      action: "approve",
+      rule: "webhook",
+    });
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Stand-in: what a card program's rules decide for a capture when the receiver gives no usable answer in time (the
- * role a network's stand-in processing or Marqeta's Commando Mode plays). The flat timeoutDefault is the simplest
- * such rule; these add limits. Pure: the caller supplies what stand-in already approved for the card today.
+ * Stand-in: what a card program's rules (or, without any, its deciding webhook's) decide for a capture when the
+ * receiver gives no usable answer in time (the role a network's stand-in processing or Marqeta's Commando Mode plays).
+ * The flat timeoutDefault is the simplest such rule; these add limits. Pure: the caller supplies what stand-in already
+ * approved for the card today.
  */
 import { mccInLists, type Channel } from "./pre-checks";
 import { intervalStart } from "./spending-windows";
@@ -23,6 +24,25 @@ export interface StandIn {
   rules: StandInRule[];
   /** What an authorization no rule takes gets. */
   otherwise: "approve" | "decline";
+}
+
+/** Where the stand-in rules a capture gets came from: its card program, or the webhook that decides it. */
+export type StandInSource = "program" | "webhook";
+
+/** The stand-in rules a capture gets, and where they came from. */
+export interface StandInInForce {
+  standIn: StandIn;
+  source: StandInSource;
+}
+
+/**
+ * Which stand-in rules a capture gets: the card program's when it has any, else the rules of the webhook that decides
+ * it, else none (null: the flat timeoutDefault decides).
+ */
+export function standInInForce(program: StandIn | null, webhook: StandIn | null): StandInInForce | null {
+  if (program) return { standIn: program, source: "program" };
+  if (webhook) return { standIn: webhook, source: "webhook" };
+  return null;
 }
 
 /** What stand-in decided, and the rule that decided it (its name, `rules[<index>]`, or `otherwise`). */

@@ -5,7 +5,7 @@ import { subscribeToWebhookChanges } from "@cardhold/platform";
 import { SCHEMA } from "../store/accounts.store";
 import { deleteWebhook, upsertWebhook } from "../store/webhooks.store";
 
-/** webhooks.v1 → which webhook answers decisions for each business and mode, and its timeoutDefault. */
+/** webhooks.v1 → which webhook answers decisions for each business and mode, its timeoutDefault and stand-in rules. */
 export function subscribeToWebhooks(db: Db, bus: Bus, logger: Logger) {
   return subscribeToWebhookChanges(
     { db, bus, logger },

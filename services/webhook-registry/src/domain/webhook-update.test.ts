@@ -16,7 +16,10 @@ const current: WebhookSettings = {
   timeoutDefault: null,
   metadata: { team: "ops", tier: 1 },
   signatureHeaders: [],
+  standIn: null,
 };
+
+const standIn: WebhookSettings["standIn"] = { rules: [{ name: "small", approveUpTo: 2_000 }], otherwise: "decline" };
 
 describe("what may change on the default webhook", () => {
   it.each([
@@ -26,6 +29,7 @@ describe("what may change on the default webhook", () => {
     [{ metadata: { team: "risk" } }, []],
     [{ timeoutDefault: "approve" }, []],
     [{ signatureHeaders: ["Acme-Signature"] }, []],
+    [{ standIn }, []],
     [{ url: "https://x.example.com", description: "d", metadata: {}, timeoutDefault: "decline" }, []],
     [{ name: "default" }, []], // sent with its current value: no change
     [{ metadata: { tier: 1, team: "ops" } }, []], // same object, other key order
@@ -67,6 +71,8 @@ describe("a partial update", () => {
       ["signatureHeaders"],
       { ...current, signatureHeaders: ["Acme-Signature"] },
     ],
+    [{ standIn: null }, [], current],
+    [{ standIn }, ["standIn"], { ...current, standIn }],
     [
       { events: ["a", "b"], apiVersion: "2024-02-29" },
       ["events", "apiVersion"],
@@ -75,5 +81,12 @@ describe("a partial update", () => {
   ] as Array<[SettingsChange, string[], WebhookSettings]>)("%j changes %j", (change, fields, after) => {
     expect(changedFields(current, change)).toEqual(fields);
     expect(applyChange(current, change)).toEqual(after);
+  });
+
+  it("removes stand-in rules with null and keeps them when left out", () => {
+    const withRules = { ...current, standIn };
+    expect(changedFields(withRules, { standIn: null })).toEqual(["standIn"]);
+    expect(applyChange(withRules, { standIn: null }).standIn).toBeNull();
+    expect(applyChange(withRules, { name: "renamed" }).standIn).toEqual(standIn);
   });
 });

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import type { StandInRequest } from "@cardhold/contracts";
 import { AppError } from "@cardhold/platform";
 
 /** What PUT /webhooks/:id may change (everything but the signing key and the status). */
@@ -11,9 +12,14 @@ export interface WebhookSettings {
   timeoutDefault: "approve" | "decline" | null;
   metadata: Record<string, unknown>;
   signatureHeaders: string[];
+  /** Stand-in rules for the captures this webhook decides (a program's own win); null: none. */
+  standIn: StandInRequest | null;
 }
 
-export type SettingsChange = Partial<{ [K in keyof WebhookSettings]: Exclude<WebhookSettings[K], null> }>;
+/** Fields left out keep their value; only standIn may be set to null (removed). */
+export type SettingsChange = Partial<{
+  [K in keyof WebhookSettings]: K extends "standIn" ? WebhookSettings[K] : Exclude<WebhookSettings[K], null>;
+}>;
 
 /** The default webhook keeps its identity and takes every event; only these change. */
 export const DEFAULT_WEBHOOK_EDITABLE = [
@@ -22,6 +28,7 @@ export const DEFAULT_WEBHOOK_EDITABLE = [
   "metadata",
   "timeoutDefault",
   "signatureHeaders",
+  "standIn",
 ] as const;
 
 /** The fields of `change` that differ from `current` (a field sent with its current value is no change). */
@@ -38,7 +45,7 @@ export function checkUpdateAllowed(isDefault: boolean, current: WebhookSettings,
   const refused = changedFields(current, change).filter((field) => !editable.includes(field));
   if (refused.length === 0) return;
   const message =
-    "the default webhook may change only its url, description, metadata, timeoutDefault and signatureHeaders";
+    "the default webhook may change only its url, description, metadata, timeoutDefault, signatureHeaders and standIn";
   throw new AppError(
     422,
     "invalid-state",

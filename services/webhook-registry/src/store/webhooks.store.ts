@@ -1,5 +1,5 @@
 import type { Queryable } from "@cardhold/db";
-import type { WebhookConfig, WebhookRecord } from "@cardhold/contracts";
+import type { StandInRequest, WebhookConfig, WebhookRecord } from "@cardhold/contracts";
 import { scopedResource } from "@cardhold/query";
 
 export const SCHEMA = "webhooks";
@@ -29,13 +29,15 @@ export interface WebhookRow {
   metadata: Record<string, unknown>;
   /** Extra header names deliveries carry the signature under, as written. */
   signature_headers: string[];
+  /** Stand-in rules for the captures the webhook decides, as parsed (contracts' standInSchema); null: none. */
+  stand_in: StandInRequest | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS = `id, business_id, mode, name, description, url, events, api_version, sealed_signing_key,
   sealed_previous_signing_key, previous_signing_key_expires_at, status, is_default, timeout_default, metadata,
-  signature_headers, created_at, updated_at`;
+  signature_headers, stand_in, created_at, updated_at`;
 
 export const webhookResource = scopedResource("webhook", "webhooks.webhooks", {
   id: { type: "id", column: "id", sortable: true },
@@ -68,6 +70,7 @@ export function toWebhookRecord(row: WebhookRow): WebhookRecord {
     timeoutDefault: row.timeout_default,
     metadata: row.metadata,
     signatureHeaders: row.signature_headers,
+    standIn: row.stand_in,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -92,6 +95,7 @@ export function toWebhookConfig(row: WebhookRow): WebhookConfig {
     isDefault: row.is_default,
     timeoutDefault: row.timeout_default,
     signatureHeaders: row.signature_headers,
+    standIn: row.stand_in,
     ...previous,
   };
 }
@@ -121,13 +125,14 @@ export interface NewWebhook {
   timeoutDefault?: string;
   metadata?: Record<string, unknown>;
   signatureHeaders?: string[];
+  standIn?: StandInRequest | null;
 }
 
 export async function insertWebhook(db: Queryable, scope: Scope, w: NewWebhook): Promise<WebhookRow> {
   const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
     `INSERT INTO webhooks.webhooks (id, business_id, mode, name, description, url, events, api_version, sealed_signing_key,
-       status, is_default, timeout_default, metadata, signature_headers)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', false, $10, $11, $12) RETURNING ${COLUMNS}`,
+       status, is_default, timeout_default, metadata, signature_headers, stand_in)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'created', false, $10, $11, $12, $13) RETURNING ${COLUMNS}`,
     [
       w.id,
       scope.businessId,
@@ -141,6 +146,7 @@ export async function insertWebhook(db: Queryable, scope: Scope, w: NewWebhook):
       w.timeoutDefault ?? null,
       w.metadata ?? {},
       JSON.stringify(w.signatureHeaders ?? []),
+      w.standIn ? JSON.stringify(w.standIn) : null,
     ],
   );
   return rows[0]!;
@@ -165,7 +171,8 @@ export async function saveWebhook(db: Queryable, scope: Scope, w: WebhookRow): P
   const { rows } = await db.query<WebhookRow & Record<string, unknown>>(
     `UPDATE webhooks.webhooks SET name = $2, description = $3, url = $4, events = $5, api_version = $6,
        sealed_signing_key = $7, status = $8, timeout_default = $9, metadata = $10, signature_headers = $13,
-       sealed_previous_signing_key = $14, previous_signing_key_expires_at = $15, updated_at = clock_timestamp()
+       sealed_previous_signing_key = $14, previous_signing_key_expires_at = $15, stand_in = $16,
+       updated_at = clock_timestamp()
      WHERE id = $1 AND business_id = $11 AND mode = $12 RETURNING ${COLUMNS}`,
     [
       w.id,
@@ -183,6 +190,7 @@ export async function saveWebhook(db: Queryable, scope: Scope, w: WebhookRow): P
       JSON.stringify(w.signature_headers),
       w.sealed_previous_signing_key,
       w.previous_signing_key_expires_at,
+      w.stand_in ? JSON.stringify(w.stand_in) : null,
     ],
   );
   return rows[0];
