@@ -1,19 +1,27 @@
 /**
  * Fairness (issue 21 item 2): does one business flooding lists at its limit move another business's captures?
- *   npx tsx bench/fairness.bench.ts [--rate 20] [--seconds 10] [--rounds 3] [--flood-connections 50] [--cards 5]
- * The all-in-one (`cardhold dev`, its own process, 127.0.0.1 only) with its default limits, unless RATE_LIMIT_* are
- * set in the environment. The default business (webhook: a receiver here that approves at once) captures at a fixed
- * rate, open loop, first alone, then while a second business lists customers: at `--flood-rate` a second (its
- * limit), or with `--flood-rate 0` over `--flood-connections` connections as fast as answers come back (429s
- * included: it never waits for Retry-After). The two phases alternate `--rounds` times (drift on a shared machine
- * falls on both alike); prints each round's p50/p99, both conditions' pooled p50/p99 and what the flooder was given.
+ *   npx tsx bench/fairness.bench.ts [--mode all-in-one|distributed] [--rate 20] [--seconds 10] [--rounds 3] [--cards 5]
+ * The all-in-one (`cardhold dev`, its own process, 127.0.0.1 only), or the six services as processes on Kafka and
+ * the machine's PostgreSQL (`--mode distributed`, KAFKA_BROKERS and DATABASE_URL set), with the default limits. The
+ * capturing business (webhook: a receiver here that approves at once) captures at a fixed
+ * rate, open loop, first alone, then while a second business (10 customers) lists customers from its own process:
+ * at `--flood-rate` a second (its limit), or with `--flood-rate 0` over `--flood-connections` connections as fast
+ * as answers come back (429s included: it never waits for Retry-After). The two phases alternate `--rounds` times
+ * (drift on a shared machine falls on both alike); prints each round's p50/p99 with each process's CPU ms per second
+ * (all-in-one: the platform and PostgreSQL), both conditions' pooled p50/p99 and what the flooder was given.
  */
+import { execFileSync, fork } from "node:child_process";
+import { once } from "node:events";
 import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Agent } from "undici";
+import { createScratchDatabase } from "../test/integration/support/scratch-database";
+import { startPlatform } from "../test/integration/support/service-processes";
 import { createBusiness } from "../test/support/api-client";
 import { startBenchedAllInOne } from "./support/all-in-one-process";
 import { benchApi, fundedActiveCards } from "./support/bench-api";
+import { readCpu, type ProcessGroups } from "./support/process-cpu";
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +32,10 @@ const { values } = parseArgs({
     "flood-rate": { type: "string", default: "50" },
     cards: { type: "string", default: "5" },
     rounds: { type: "string", default: "3" },
+    /** all-in-one (`cardhold dev`), or distributed (KAFKA_BROKERS and DATABASE_URL set; the machine's PostgreSQL). */
+    mode: { type: "string", default: "all-in-one" },
+    /** Pin the platform's processes to CPU 0 and this bench (load, receiver, flooder) to CPU 1 (Linux taskset). */
+    pin: { type: "boolean", default: false },
   },
 });
 const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000 });
@@ -79,37 +91,18 @@ function summary(times: number[], notApproved: number) {
   };
 }
 
-/** Lists customers over `connections` loops until `stop` resolves; answers by status. */
-function flood(base: string, key: string, rate: number, connections: number) {
-  const client = benchApi(base, key, agent);
-  const counts: Record<number, number> = {};
-  let stopped = false;
-  const started = performance.now();
-  const loop = async () => {
-    while (!stopped) {
-      const { status } = await client.call("GET", "/customers?limit=10").catch(() => ({ status: 0 }));
-      counts[status] = (counts[status] ?? 0) + 1;
-    }
-  };
-  const paced = async (rate: number) => {
-    const sends: Promise<void>[] = [];
-    for (let i = 0; !stopped; i++) {
-      const wait = started + (i * 1000) / rate - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      sends.push(
-        client
-          .call("GET", "/customers?limit=10")
-          .catch(() => ({ status: 0 }))
-          .then(({ status }) => void (counts[status] = (counts[status] ?? 0) + 1)),
-      );
-    }
-    await Promise.all(sends);
-  };
-  const loops = rate > 0 ? [paced(rate)] : Array.from({ length: connections }, loop);
+/** The flooder in its own process (bench/support/list-flooder.ts) until the returned function stops it. */
+async function flood(base: string, key: string, rate: number, connections: number) {
+  const args = [base, key, String(rate), String(connections), "/customers?limit=10"];
+  const child = fork(fileURLToPath(new URL("./support/list-flooder.ts", import.meta.url)), args, {
+    execArgv: ["--import", "tsx"],
+  });
+  await once(child, "message");
   return async () => {
-    stopped = true;
-    await Promise.all(loops);
-    const seconds = (performance.now() - started) / 1000;
+    child.send("stop");
+    const [{ seconds, counts }] = (await once(child, "message")) as [
+      { seconds: number; counts: Record<number, number> },
+    ];
     return {
       seconds: Number(seconds.toFixed(1)),
       byStatus: counts,
@@ -118,30 +111,123 @@ function flood(base: string, key: string, rate: number, connections: number) {
   };
 }
 
-const platform = await startBenchedAllInOne({
-  LOG_LEVEL: "error",
-  OPERATOR_TOKEN: OPERATOR,
-  DEFAULT_WEBHOOK_URL: `http://127.0.0.1:${port}/hook`,
-});
+/** The flooder's customers: its lists answer full pages, as a real tenant's do. */
+async function seedCustomers(client: ReturnType<typeof benchApi>, count: number) {
+  for (let i = 0; i < count; i++) {
+    await client.api("POST", "/customers", {
+      name: `Flooded holder ${i}`,
+      reference: `flood-${i}`,
+      type: "individual",
+      verifications: ["tier-1"],
+      metadata: {},
+      claims: {
+        individualInformation: {
+          firstName: "Flood",
+          lastName: `Holder${i}`,
+          email: `flood${i}@example.com`,
+          phoneNumber: "+2348000000001",
+          dateOfBirth: "1990-01-01",
+        },
+      },
+    });
+  }
+}
+
+/** CPU ms per second of wall time of each group, from now until the returned function is called. */
+function cpuPerSecond(groups: ProcessGroups) {
+  const before = readCpu(groups);
+  const t0 = performance.now();
+  return () => {
+    const after = readCpu(groups);
+    const seconds = (performance.now() - t0) / 1000;
+    return Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k]! - (before[k] ?? 0)) / seconds)]));
+  };
+}
+
+/** What the bench runs against: the gateway, the capturing business's key, whose CPU it reads, how to stop it. */
+interface Target {
+  base: string;
+  key: string;
+  operatorToken: string;
+  groups: ProcessGroups;
+  stop(): Promise<void>;
+}
+
+async function allInOne(): Promise<Target> {
+  const platform = await startBenchedAllInOne({
+    LOG_LEVEL: "error",
+    OPERATOR_TOKEN: OPERATOR,
+    DEFAULT_WEBHOOK_URL: hook,
+  });
+  const groups = { platform: () => [platform.child.pid!], postgres: platform.postgresPids };
+  return { base: platform.url, key: platform.testKey, operatorToken: OPERATOR, groups, stop: platform.stop };
+}
+
+/** The six services as processes on KAFKA_BROKERS and a scratch database on DATABASE_URL (the machine's server). */
+async function distributed(): Promise<Target> {
+  const database = await createScratchDatabase(process.env.DATABASE_URL!);
+  const platform = await startPlatform(database.url, process.env.KAFKA_BROKERS!, { LOG_LEVEL: "error" });
+  const groups: ProcessGroups = Object.fromEntries(
+    [...platform.processes].map(([name, p]) => [name, () => [p.child.pid!]]),
+  );
+  const business = await createBusiness(platform.gatewayUrl, platform.operatorToken, {
+    name: "Fair",
+    webhookUrl: hook,
+  });
+  await new Promise((r) => setTimeout(r, 3_000)); // the default webhook reaches the dispatcher
+  return {
+    base: platform.gatewayUrl,
+    key: business.testKey,
+    operatorToken: platform.operatorToken,
+    groups,
+    stop: async () => {
+      await platform.stop();
+      await database.drop();
+    },
+  };
+}
+
+const hook = `http://127.0.0.1:${port}/hook`;
+const target = values.mode === "distributed" ? await distributed() : await allInOne();
+/** Every thread of the platform's processes on CPU 0, the bench's own (and the flooder it forks) on CPU 1. */
+function pinApart(groups: ProcessGroups) {
+  const platformPids = Object.values(groups).flatMap((pids) => pids());
+  for (const pid of platformPids) execFileSync("taskset", ["-a", "-pc", "0", String(pid)], { stdio: "ignore" });
+  execFileSync("taskset", ["-a", "-pc", "1", String(process.pid)], { stdio: "ignore" });
+}
+
 try {
-  const base = platform.url;
+  const { base, key: captureKey, groups } = target;
+  if (values.pin) pinApart(groups);
   const rate = Number(values.rate);
   const seconds = Number(values.seconds);
-  const cards = await fundedActiveCards(benchApi(base, platform.testKey, agent), Number(values.cards), "fair");
-  const flooder = await createBusiness(base, OPERATOR, { name: "Flooder", webhookUrl: "http://127.0.0.1:9/hook" });
-  await captures(base, platform.testKey, cards, rate, 3); // warm-up: connections, JIT, plans
+  const cards = await fundedActiveCards(benchApi(base, captureKey, agent), Number(values.cards), "fair");
+  const flooderBusiness = { name: "Flooder", webhookUrl: "http://127.0.0.1:9/hook" };
+  const flooder = await createBusiness(base, target.operatorToken, flooderBusiness);
+  await seedCustomers(benchApi(base, flooder.testKey, agent), 10);
+  await captures(base, captureKey, cards, rate, 3); // warm-up: connections, JIT, plans
   const pooled = {
     alone: { times: [] as number[], notApproved: 0 },
     flooded: { times: [] as number[], notApproved: 0 },
   };
   for (let round = 1; round <= Number(values.rounds); round++) {
-    const alone = await captures(base, platform.testKey, cards, rate, seconds);
-    console.log(JSON.stringify({ round, phase: "captures alone", rate, ...summary(alone.times, alone.notApproved) }));
-    const stopFlood = flood(base, flooder.testKey, Number(values["flood-rate"]), Number(values["flood-connections"]));
-    const flooded = await captures(base, platform.testKey, cards, rate, seconds);
+    const aloneCpu = cpuPerSecond(groups);
+    const alone = await captures(base, captureKey, cards, rate, seconds);
+    const aloneSummary = summary(alone.times, alone.notApproved);
+    console.log(JSON.stringify({ round, phase: "captures alone", rate, ...aloneSummary, cpuMsPerS: aloneCpu() }));
+    const stopFlood = await flood(
+      base,
+      flooder.testKey,
+      Number(values["flood-rate"]),
+      Number(values["flood-connections"]),
+    );
+    const floodedCpu = cpuPerSecond(groups);
+    const flooded = await captures(base, captureKey, cards, rate, seconds);
+    const floodedSummary = summary(flooded.times, flooded.notApproved);
+    const floodedCpuMsPerS = floodedCpu();
     const flooding = await stopFlood();
     console.log(
-      JSON.stringify({ round, phase: "captures while flooded", rate, ...summary(flooded.times, flooded.notApproved) }),
+      JSON.stringify({ round, phase: "captures while flooded", rate, ...floodedSummary, cpuMsPerS: floodedCpuMsPerS }),
     );
     console.log(JSON.stringify({ round, phase: "the flooder", floodRate: values["flood-rate"], ...flooding }));
     for (const [phase, run] of [
@@ -158,7 +244,7 @@ try {
   console.log(JSON.stringify({ pooled: "captures while flooded", ...flooded }));
   console.log(JSON.stringify({ p99Change: `${(((flooded.p99ms - alone.p99ms) / alone.p99ms) * 100).toFixed(0)} %` }));
 } finally {
-  await platform.stop();
+  await target.stop();
   receiver.close();
   await agent.close();
 }
