@@ -8,6 +8,7 @@ export default defineConfig({
       "services/*/src/**/*.test.ts",
       "services/*/test/**/*.test.ts",
       "apps/*/src/**/*.test.ts",
+      "apps/*/test/**/*.test.ts",
       "examples/*/src/**/*.test.ts",
       "bench/support/*.test.ts",
       "test/chaos/*.test.ts",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the Docker image would hold, checked without a Docker engine (none runs here, so the image itself was never
 # built): the runtime tree from scripts/runtime-tree.sh with production dependencies only must run `cardhold --help`,
-# start `cardhold dev` serving /docs, and start the wallet receiver. Then docker-compose.yml is validated with
+# start `cardhold dev` serving /docs and the console, and start the wallet receiver. Then docker-compose.yml is validated with
 # Debian's docker-compose (`config` needs no engine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,14 +37,15 @@ pids+=($!)
 for _ in $(seq 1 90); do
   docs=$(curl -s -o /dev/null -w "%{http_code}" "http://127.0.0.1:$port/docs" || true)
   wallet=$(curl -s -o /dev/null -w "%{http_code}" "http://127.0.0.1:$((port + 1))/health" || true)
-  [[ "$docs" == 200 && "$wallet" == 200 ]] && break
+  console=$(curl -s -o /dev/null -w "%{http_code}" "http://127.0.0.1:$port/console/" || true)
+  [[ "$docs" == 200 && "$wallet" == 200 && "$console" == 200 ]] && break
   sleep 1
 done
-if [[ "$docs" != 200 || "$wallet" != 200 ]]; then
+if [[ "$docs" != 200 || "$wallet" != 200 || "$console" != 200 ]]; then
   cat "$tree/dev.log" "$tree/wallet.log" >&2
-  echo "runtime-tree: /docs answered $docs, the wallet receiver's /health $wallet" >&2; exit 1
+  echo "runtime-tree: /docs answered $docs, /console/ $console, the wallet receiver's /health $wallet" >&2; exit 1
 fi
-echo "runtime-tree: production-only tree ran cardhold --help, cardhold dev (/docs 200) and the wallet receiver"
+echo "runtime-tree: production-only tree ran cardhold --help, cardhold dev (/docs and /console 200) and the wallet receiver"
 
 INTERNAL_TOKEN=ci-internal-token OPERATOR_TOKEN=ci-operator-token CARD_DATA_KEY=0 SECRETS_KEY=0 \
   docker-compose -f docker-compose.yml --profile receiver config -q

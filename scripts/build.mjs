@@ -1,9 +1,11 @@
 // The build step: each service's main, the `cardhold` command and the wallet receiver bundled with esbuild into the package's dist/
 // (ESM, Node 20, source maps). The workspace's own packages (@cardhold/*, which export TypeScript sources) are
-// compiled into each bundle; every other package stays an import from node_modules. Run: npm run build.
+// compiled into each bundle; every other package stays an import from node_modules. Then the web console (apps/console,
+// Vite; scripts/build-console.mjs) into apps/console/dist/. Run: npm run build.
 import { build } from "esbuild";
 import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { buildConsole } from "./build-console.mjs";
 
 const SERVICES = [
   "api-gateway",
@@ -86,4 +88,8 @@ async function pruneChunks(dir, current) {
 
 const startedAt = Date.now();
 await Promise.all(TARGETS.map(buildTarget));
-if (!process.argv.includes("--quiet")) console.log(`built ${TARGETS.length} bundles in ${Date.now() - startedAt} ms`);
+const consoleSize = await buildConsole();
+if (!process.argv.includes("--quiet")) {
+  console.log(`built ${TARGETS.length} bundles and the console in ${Date.now() - startedAt} ms`);
+  console.log(`console: ${consoleSize.bytes} bytes of JS, CSS and HTML, ${consoleSize.gzipBytes} gzip-compressed`);
+}

@@ -8,6 +8,7 @@ import { ledgerProblems } from "../support/ledger-invariants";
 import { createScratchDatabase, DATABASE_URL, HAS_INFRASTRUCTURE, KAFKA_BROKERS } from "./support/infrastructure";
 import { startPlatform, type Platform } from "./support/service-processes";
 import { untilDispatcherRoutesTo } from "./support/dispatcher-routing";
+import { ADA_OBI } from "../support/card-holder";
 
 const SIGNING_KEY = "authorization-it-signing-key-0123456789";
 
@@ -67,22 +68,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("card authorizations end to end against rea
         signingKey: SIGNING_KEY,
       })
     ).testKey;
-    const customer = await api("POST", "/customers", {
-      name: "Ada Obi",
-      reference: "ada",
-      type: "individual",
-      verifications: ["tier-2"],
-      metadata: {},
-      claims: {
-        individualInformation: {
-          firstName: "Ada",
-          lastName: "Obi",
-          email: "ada@example.com",
-          phoneNumber: "+2348012345678",
-          dateOfBirth: "1990-05-01",
-        },
-      },
-    });
+    const customer = await api("POST", "/customers", ADA_OBI);
     // The business's settlement accounts come from businesses.v1; the default webhook reaches the dispatcher too.
     const accounts = await eventually(async () => {
       const list = await api("GET", "/accounts?filter=currency:NGN");

@@ -7,6 +7,7 @@ import { untilDispatcherRoutesTo } from "./support/dispatcher-routing";
 import { createScratchDatabase, DATABASE_URL, HAS_INFRASTRUCTURE, KAFKA_BROKERS } from "./support/infrastructure";
 import { OtlpCollector } from "./support/otlp-collector";
 import { startPlatform, type Platform } from "./support/service-processes";
+import { ADA_OBI } from "../support/card-holder";
 
 const traceIdOf = (traceparent: unknown) => String(traceparent).split("-")[1];
 
@@ -50,22 +51,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("one trace per payment, distributed", () =>
         signingKey: "tracing-it-signing-key-0123456789",
       })
     ).testKey;
-    const customer = await api("POST", "/customers", {
-      name: "Ada Obi",
-      reference: "ada",
-      type: "individual",
-      verifications: ["tier-2"],
-      metadata: {},
-      claims: {
-        individualInformation: {
-          firstName: "Ada",
-          lastName: "Obi",
-          email: "ada@example.com",
-          phoneNumber: "+2348012345678",
-          dateOfBirth: "1990-05-01",
-        },
-      },
-    });
+    const customer = await api("POST", "/customers", ADA_OBI);
     const account = await eventually(async () => {
       const list = await api("GET", "/accounts?filter=currency:NGN");
       expect(list.body.data).toHaveLength(1);

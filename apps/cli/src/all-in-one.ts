@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createService as createAuthorizationEngine } from "@cardhold/authorization-engine";
 import { createService as createBillService } from "@cardhold/bill-service";
@@ -49,6 +50,8 @@ export interface AllInOneOptions {
   poolSize?: number;
   /** Where every service's log lines go (default stdout); tests capture them. */
   logDestination?: Parameters<typeof createLogger>[2];
+  /** The engine's ISO 8583 network interface (ISO8583_PORT, bound to `host`); off when undefined. */
+  iso8583?: { port: number; timeoutMs?: number };
 }
 
 export interface AllInOne {
@@ -63,6 +66,8 @@ export interface AllInOne {
   bus: MemoryBus;
   /** Resolves when every bus message published so far was handled. */
   drained(): Promise<void>;
+  /** Where the ISO 8583 network interface listens; undefined when it is off. */
+  iso8583?: AddressInfo;
   stop(): Promise<void>;
 }
 
@@ -115,6 +120,13 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
   };
 
   const secretsKey = await ensureSecretsKey(opts.dataDir);
+  const engine = await createAuthorizationEngine(depsFor("authorization-engine"), {
+    cardDataKey: await ensureCardDataKey(opts.dataDir),
+    // One event loop for every service: a request admitted late also waits longer for its answer than in the
+    // distributed mode, so the excess is refused sooner (measured: bench/README.md, overload).
+    admission: { maxQueuedMs: ALL_IN_ONE_MAX_QUEUED_MS },
+    networkInterface: opts.iso8583 && { ...opts.iso8583, host: opts.host ?? "127.0.0.1" },
+  });
   const upstreams = {
     "customer-service": await serve("customer-service", await createCustomerService(depsFor("customer-service"))),
     "webhook-registry": await serve(
@@ -125,15 +137,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
       "event-dispatcher",
       await createEventDispatcher(depsFor("event-dispatcher"), { secretsKey }),
     ),
-    "authorization-engine": await serve(
-      "authorization-engine",
-      await createAuthorizationEngine(depsFor("authorization-engine"), {
-        cardDataKey: await ensureCardDataKey(opts.dataDir),
-        // One event loop for every service: a request admitted late also waits longer for its answer than in the
-        // distributed mode, so the excess is refused sooner (measured: bench/README.md, overload).
-        admission: { maxQueuedMs: ALL_IN_ONE_MAX_QUEUED_MS },
-      }),
-    ),
+    "authorization-engine": await serve("authorization-engine", engine),
     "bill-service": await serve("bill-service", await createBillService(depsFor("bill-service"))),
   };
   const gatewayDeps = { ...depsFor("api-gateway"), metrics: createMetrics("api-gateway") };
@@ -165,6 +169,7 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     db: poolFor("tests"),
     bus,
     drained: () => bus.drained(),
+    iso8583: engine.networkInterfaceAddress(),
     async stop() {
       for (const http of listening.reverse()) await http.close();
       for (const service of services.reverse()) await service.stop();

@@ -26,6 +26,9 @@ const DEV_SETTINGS = {
     .optional(),
   ...RATE_LIMIT_SETTINGS,
   ...DELAYED_REQUEST_SETTINGS,
+  /** The ISO 8583 network interface's TCP port (on HOST); unset: off. */
+  ISO8583_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  ISO8583_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(4_000),
 };
 
 /** `cardhold dev`: the all-in-one platform, until the io's signal aborts (Ctrl-C, SIGTERM). */
@@ -53,10 +56,17 @@ export async function devCommand(args: string[], io: CliIo): Promise<number> {
     postgresSettings: config.POSTGRES_SETTINGS,
     rateLimits: rateLimitsFrom(config),
     delayedRequestAfterMs: config.DELAYED_REQUEST_AFTER_MS,
+    iso8583:
+      config.ISO8583_PORT === undefined
+        ? undefined
+        : { port: config.ISO8583_PORT, timeoutMs: config.ISO8583_TIMEOUT_MS },
   });
   const { defaultBusiness } = platform;
   io.stdout(`Cardhold is running at ${platform.url}`);
   io.stdout(`  API reference: ${platform.url}/docs`);
+  io.stdout(`  console: ${platform.url}/console (sign in with a secret key)`);
+  if (platform.iso8583)
+    io.stdout(`  ISO 8583 network interface: ${platform.iso8583.address}:${platform.iso8583.port} (TCP)`);
   io.stdout(`  ${defaultBusiness.created ? "created" : "default"} business ${defaultBusiness.businessId}`);
   io.stdout(`  test key: ${defaultBusiness.testKey}`);
   io.stdout(`  try: curl -s ${platform.url}/customers -H "Authorization: Bearer <the test key>"`);

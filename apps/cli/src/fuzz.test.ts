@@ -58,7 +58,7 @@ const realIds = new Map<string, string[]>(); // prefix → ids seen
 const seenStrings = new Set<string>();
 /** Known-good bodies per route (from the seeding), mutated like generated ones: they reach past validation. */
 const examples = new Map<string, Json>();
-/** The seeded active card: never deleted, so authorizations on it stay reachable for the whole run. */
+/** Never deleted: the seeded active card (authorizations on it stay reachable), the fuzz's own API keys. */
 const kept = new Set<string>();
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
@@ -300,6 +300,11 @@ beforeAll(async () => {
     { "x-operator-token": OPERATOR_TOKEN },
   );
   if (live.status === 201) liveKey = live.body.data.key;
+  // The fuzz's own keys are never revoked by it (DELETE /api-keys/{id}): it would lock itself out.
+  const ownKeys = await api("GET", `/admin/businesses/${businessId}/keys`, undefined, {
+    "x-operator-token": OPERATOR_TOKEN,
+  });
+  for (const key of ownKeys.body.data as { id: string }[]) kept.add(key.id);
 
   doc = (await api("GET", "/openapi.json")).body;
   for (const [path, item] of Object.entries(doc.paths as Json)) {
@@ -357,6 +362,7 @@ const PREFIX_BY_SEGMENT: Record<string, string> = {
   requests: ID_PREFIXES.request,
   disputes: ID_PREFIXES.dispute,
   "payment-requests": ID_PREFIXES.paymentRequest,
+  "api-keys": ID_PREFIXES.apiKey,
 };
 
 /** Raw path segments: already in the characters an HTTP request line may carry. */

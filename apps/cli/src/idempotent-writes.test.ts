@@ -19,12 +19,18 @@ interface Operation {
   requestBody?: { content: { "application/json"?: { example?: unknown } } };
 }
 
-/** Every write of the public API, as the OpenAPI document lists it (the operator's /admin endpoints are not in it). */
+/**
+ * Every write of the public API, as the OpenAPI document lists it (the operator's /admin endpoints are not in it, nor
+ * the console's session: signing in again is not a retry).
+ */
 async function writesOfTheApi(): Promise<{ method: string; path: string; operation: Operation }[]> {
   const doc = (await call("GET", "/openapi.json")).body as { paths: Record<string, Record<string, Operation>> };
   return Object.entries(doc.paths).flatMap(([path, operations]) =>
     Object.entries(operations)
-      .filter(([method]) => ["post", "put", "patch"].includes(method) && !path.startsWith("/admin/"))
+      .filter(
+        ([method]) =>
+          ["post", "put", "patch"].includes(method) && !path.startsWith("/admin/") && !path.startsWith("/console/"),
+      )
       .map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
   );
 }
@@ -53,7 +59,12 @@ describe("Idempotency-Key through the gateway", () => {
         replayed: again.headers.get("idempotent-replayed"),
       };
       expect(seen).toEqual({ route: `${method} ${path}`, status: first.status, replayed: "true" });
-      expect(again.body).toEqual(first.body);
+      // A new API key's secret is shown once and never stored: the replay names the same key, its secret null.
+      const firstAnswer =
+        path === "/api-keys" && first.status === 201
+          ? { ...first.body, data: { ...first.body.data, secret: null } }
+          : first.body;
+      expect(again.body).toEqual(firstAnswer);
       expect(first.headers.get("idempotent-replayed")).toBeNull();
     }
   });

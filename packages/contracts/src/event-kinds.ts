@@ -20,5 +20,7 @@ export const EVENT_KINDS = [
   "payment-request.payment-refunded",
   /** A delayed request (202 request-accepted) got its answer, or failed; data is the request record. */
   "request.completed",
+  /** POST /webhooks/:id/test: sent to that webhook alone, whatever it subscribes to (naming it in events adds nothing). */
+  "webhook.test",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];

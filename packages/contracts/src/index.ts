@@ -4,6 +4,8 @@ export * from "./event-kinds";
 export * from "./messages";
 export * from "./topics";
 export * from "./webhook";
+export * from "./webhook-test";
+export * from "./stats";
 export * from "./ledger";
 export * from "./cards";
 export * from "./card-links";

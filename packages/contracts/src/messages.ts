@@ -45,40 +45,8 @@ export const customerChangedMessage = z.union([
 ]);
 export type CustomerChangedMessage = z.infer<typeof customerChangedMessage>;
 
-export const webhookConfigSchema = z.object({
-  id: z.string(),
-  /** The webhook's name, for logs and the dispatcher's views (absent in messages from before it was added). */
-  name: z.string().optional(),
-  url: z.string(),
-  events: z.array(z.string()),
-  /**
-   * The signing key sealed under SECRETS_KEY (`v1:…`, bound to the webhook id; the platform's signingKeySealer opens
-   * it). Messages carry it sealed: they sit in outbox tables and on a compacted topic.
-   */
-  sealedSigningKey: z.string().optional(),
-  /** The plain signing key, only in messages from before keys were sealed; consumers seal it on arrival. */
-  signingKey: z.string().optional(),
-  status: z.enum(["created", "enabled", "disabled"]),
-  isDefault: z.boolean(),
-  /** What the engine applies when a decision gets no usable answer in time (the card program's wins). */
-  timeoutDefault: z.enum(["approve", "decline"]).nullable().optional(),
-  /**
-   * Extra header names each delivery carries the Service-Signature value under (checked by the registry; absent in
-   * messages from before they were added: none).
-   */
-  signatureHeaders: z.array(z.string()).optional(),
-  /**
-   * The key the last roll replaced, sealed like sealedSigningKey, and when it stops signing (24 h after the roll).
-   * Until then `webhook-signature` carries a signature under each key. Absent when there is none.
-   */
-  sealedPreviousSigningKey: z.string().optional(),
-  previousSigningKeyExpiresAt: z.iso.datetime().optional(),
-});
-export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
-
-/** webhooks.v1 (compacted, key = webhook id) — the current configuration; a null value is a tombstone. */
-export const webhookChangedMessage = busEnvelope("webhook.changed", webhookConfigSchema);
-export type WebhookChangedMessage = z.infer<typeof webhookChangedMessage>;
+// webhooks.v1 (webhookConfigSchema, webhookChangedMessage) is in webhook.ts: it carries the stand-in rules of cards.ts,
+// which imports ledger.ts, which imports this file.
 
 /** events.v1 (key = resource id) — a customer-facing event envelope to deliver. */
 export const eventEnvelopeSchema = z.object({

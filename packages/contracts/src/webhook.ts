@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { standInSchema } from "./cards";
 import { metadataSchema } from "./customer";
 import { EVENT_KINDS } from "./event-kinds";
+import { busEnvelope } from "./messages";
 import { signatureHeadersSchema } from "./signature-headers";
 
 const apiVersion = z
@@ -29,6 +31,13 @@ const fields = {
   signatureHeaders: signatureHeadersSchema
     .describe('Extra header names each delivery carries the Service-Signature value under, e.g. ["Acme-Signature"]')
     .optional(),
+  standIn: standInSchema
+    .nullable()
+    .optional()
+    .describe(
+      "Stand-in rules (as a card program's authorization.standIn) for captures this webhook decides when it gives no " +
+        "usable answer in time; a program's own rules win. null on PUT removes them",
+    ),
 };
 
 export const createWebhookSchema = z.object({
@@ -82,7 +91,49 @@ export const webhookRecordSchema = z.object({
   signatureHeaders: z
     .array(z.string())
     .describe("Extra header names each delivery carries the Service-Signature value under ([] when none)"),
+  standIn: standInSchema.nullable().describe("The webhook's stand-in rules (null when none)"),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type WebhookRecord = z.infer<typeof webhookRecordSchema>;
+
+/** webhooks.v1: what the registry announces of each webhook (the dispatcher and the engine keep copies). */
+export const webhookConfigSchema = z.object({
+  id: z.string(),
+  /** The webhook's name, for logs and the dispatcher's views (absent in messages from before it was added). */
+  name: z.string().optional(),
+  url: z.string(),
+  events: z.array(z.string()),
+  /**
+   * The signing key sealed under SECRETS_KEY (`v1:…`, bound to the webhook id; the platform's signingKeySealer opens
+   * it). Messages carry it sealed: they sit in outbox tables and on a compacted topic.
+   */
+  sealedSigningKey: z.string().optional(),
+  /** The plain signing key, only in messages from before keys were sealed; consumers seal it on arrival. */
+  signingKey: z.string().optional(),
+  status: z.enum(["created", "enabled", "disabled"]),
+  isDefault: z.boolean(),
+  /** What the engine applies when a decision gets no usable answer in time (the card program's wins). */
+  timeoutDefault: z.enum(["approve", "decline"]).nullable().optional(),
+  /**
+   * Extra header names each delivery carries the Service-Signature value under (checked by the registry; absent in
+   * messages from before they were added: none).
+   */
+  signatureHeaders: z.array(z.string()).optional(),
+  /**
+   * The key the last roll replaced, sealed like sealedSigningKey, and when it stops signing (24 h after the roll).
+   * Until then `webhook-signature` carries a signature under each key. Absent when there is none.
+   */
+  sealedPreviousSigningKey: z.string().optional(),
+  previousSigningKeyExpiresAt: z.iso.datetime().optional(),
+  /**
+   * The webhook's stand-in rules, which the engine applies to a capture this webhook decides without a usable answer
+   * when the card's program has none of its own. Absent in messages from before they were added; null: none.
+   */
+  standIn: standInSchema.nullable().optional(),
+});
+export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
+
+/** webhooks.v1 (compacted, key = webhook id) — the current configuration; a null value is a tombstone. */
+export const webhookChangedMessage = busEnvelope("webhook.changed", webhookConfigSchema);
+export type WebhookChangedMessage = z.infer<typeof webhookChangedMessage>;

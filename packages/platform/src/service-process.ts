@@ -17,6 +17,8 @@ export interface ServiceProcessOptions<S extends z.ZodRawShape> {
   /** Settings of this service beyond the shared ones. */
   configShape?: S;
   create(deps: ServiceDeps, config: z.infer<z.ZodObject<typeof baseConfigShape & S>>): Promise<Service>;
+  /** Addresses beside the service's own to name in its "listening" line (the gateway's console), by its URL. */
+  links?(url: string): Record<string, string>;
 }
 
 const processShape = {
@@ -59,7 +61,7 @@ export async function runServiceProcess<S extends z.ZodRawShape>(opts: ServicePr
     const service = await opts.create(deps, config as never);
     await service.start();
     const http = await listen(service.app, config.PORT, config.HOST);
-    logger.info({ url: http.url }, `${opts.name} listening`);
+    logger.info({ url: http.url, ...opts.links?.(http.url) }, `${opts.name} listening`);
     onShutdown(logger, [http.close, service.stop, bus.stop, db.close, async () => tracing?.stop()]);
   } catch (err) {
     logger.fatal({ err }, `${opts.name} failed to start`);

@@ -29,10 +29,12 @@ export const authorizationSchema = z
     fees: z.number().int().optional(),
     currency: z.string(),
     channel: z.string().optional(),
-    /** direct-response (your answer), system-response (the platform's own), stand-in (the program's rules). */
+    /** direct-response (your answer), system-response (the platform's own), stand-in (stand-in rules). */
     decisionType: z.string().optional(),
-    /** The program's stand-in rule that decided (decisionType stand-in): you did not answer in time, or not usably. */
+    /** The stand-in rule that decided (decisionType stand-in): you did not answer in time, or not usably. */
     standInRule: z.string().optional(),
+    /** Whose stand-in rules decided (with standInRule): "program" (the card program's) or "webhook" (the webhook's). */
+    standInSource: z.string().optional(),
     reserved: z.boolean().optional(),
     declineReason: z.string().optional(),
     createdAt: z.string(),
@@ -64,6 +66,10 @@ export const transactionSchema = z
   .loose();
 export type Transaction = z.infer<typeof transactionSchema>;
 
+/** A test event (POST /webhooks/:id/test): nothing to do but answer 200, which the receiver does. */
+export const webhookTestSchema = z.object({ webhookId: z.string(), message: z.string() }).loose();
+export type WebhookTest = z.infer<typeof webhookTestSchema>;
+
 const metadata = z.object({ sentAt: z.string(), event: z.string().startsWith("evt.") }).loose();
 
 /** Which of the business's modes an event belongs to: its test mode (simulations, test keys) or live. */
@@ -79,6 +85,7 @@ export const eventSchema = z.discriminatedUnion("event", [
   envelope("card.authorization.closed", authorizationSchema),
   envelope("card.authorization.update", authorizationUpdateSchema),
   envelope("card.transaction.created", transactionSchema),
+  envelope("webhook.test", webhookTestSchema),
 ]);
 export type CardholdEvent = z.infer<typeof eventSchema>;
 export type EventOf<K extends CardholdEvent["event"]> = Extract<CardholdEvent, { event: K }>;

@@ -164,4 +164,21 @@ describe("receiver over HTTP (express)", () => {
     ]);
     expect((await post(fixture("event-card.transaction.created.json"))).body).toEqual({ code: "success" });
   });
+
+  it("acknowledges a webhook's test event with 200; one without its webhookId is not an event", async () => {
+    const test = (data: Record<string, unknown>, id: string) =>
+      JSON.stringify({
+        event: "webhook.test",
+        data,
+        metadata: { sentAt: "2025-03-14T18:22:51.120Z", event: id },
+        mode: "test",
+      });
+    const sent = test({ webhookId: "wh.1", message: "hello" }, "evt.webhook-test-1");
+    expect(await post(sent)).toEqual({ status: 200, body: { code: "success" } });
+    expect(parseEvent(JSON.parse(sent)).event).toBe("webhook.test");
+    expect(await post(test({ message: "hello" }, "evt.webhook-test-2"))).toEqual({
+      status: 400,
+      body: { error: "Invalid Request" },
+    });
+  });
 });

@@ -130,6 +130,8 @@ async function dispatch<Tx>(
     case "card.transaction.created":
       await handlers.transaction?.(event.data, { event, tx });
       return { code: "success" };
+    case "webhook.test":
+      return { code: "success" };
   }
 }
 

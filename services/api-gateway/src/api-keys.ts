@@ -83,6 +83,9 @@ function view(row: ApiKeyRecordRow): ApiKeyView {
   };
 }
 
+/** A key as the API shows it (never its secret or hash). */
+export const apiKeyView = view;
+
 /** Writes lastUsedAt off the request path: at most once a minute per key, batched. */
 function lastUsedRecorder(db: Db, logger: Logger | undefined) {
   const written = new Map<string, number>();
@@ -154,6 +157,9 @@ export function apiKeyUseCases(db: Db, logger?: Logger) {
 
   return {
     issueKey,
+
+    /** Marks a key used (lastUsedAt, at most once a minute): a request made with it by other means, the console's. */
+    recordUse,
 
     async createKey(businessId: string, body: unknown) {
       const input = validate(createKeySchema, body);

@@ -68,10 +68,12 @@ export function businessUseCases(db: Db, relay: Pick<OutboxRelay, "wake">, secre
     },
 
     createKey: keys.createKey,
+    issueKey: keys.issueKey,
     listKeys: keys.listKeys,
     revokeKey: keys.revokeKey,
     updateKey: keys.updateKey,
     authenticate: keys.authenticate,
+    recordKeyUse: keys.recordUse,
   };
 }
 

@@ -4,6 +4,14 @@ import { createService, DELAYED_REQUEST_SETTINGS, NAME, RATE_LIMIT_SETTINGS, rat
 
 const url = z.url();
 
+/** TRUST_PROXY as Express reads it: a hop count, true/false, or addresses and subnets (comma-separated). */
+function trustProxyOf(value: string | undefined): string | number | boolean | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === "true" || value === "false") return value === "true";
+  return value;
+}
+
 await runServiceProcess({
   name: NAME,
   defaultPort: 8080,
@@ -23,7 +31,12 @@ await runServiceProcess({
     ...RATE_LIMIT_SETTINGS,
     /** When a write of a key with delayedRequests on is answered 202 (README, "Delayed requests"). */
     ...DELAYED_REQUEST_SETTINGS,
+    /** The console's built files (README, "Console"); default: apps/console/dist of the repository. */
+    CONSOLE_DIR: z.string().min(1).optional(),
+    /** Whose X-Forwarded-* headers to believe (Express "trust proxy"): `loopback`, an address list, hops; unset: none. */
+    TRUST_PROXY: z.string().min(1).optional(),
   },
+  links: (url) => ({ console: `${url}/console`, docs: `${url}/docs` }),
   create: (deps, config) =>
     createService({
       ...deps,
@@ -31,6 +44,8 @@ await runServiceProcess({
       secretsKey: config.SECRETS_KEY,
       rateLimits: rateLimitsFrom(config),
       delayedRequestAfterMs: config.DELAYED_REQUEST_AFTER_MS,
+      consoleDir: config.CONSOLE_DIR,
+      trustProxy: trustProxyOf(config.TRUST_PROXY),
       upstreams: {
         "customer-service": config.CUSTOMER_SERVICE_URL,
         "webhook-registry": config.WEBHOOK_REGISTRY_URL,

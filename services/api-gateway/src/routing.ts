@@ -36,8 +36,15 @@ const TOOL_OWNER_BY_SEGMENT: Record<string, Upstream> = {
 const owned = (owners: Record<string, Upstream>, segment: string) =>
   Object.hasOwn(owners, segment) ? owners[segment] : undefined;
 
+/**
+ * A webhook's test event (POST /webhooks/:id/test) is an event and its delivery: the dispatcher's, not the registry's
+ * (it answers from its copy of webhooks.v1). Matched as the services route: any case, an optional trailing slash.
+ */
+const WEBHOOK_TEST = /^\/webhooks\/[^/]+\/test\/?$/i;
+
 /** The service that owns a request path, by its first segment (its second under /tools). */
 export function ownerOf(path: string): Upstream | undefined {
+  if (WEBHOOK_TEST.test(path)) return "event-dispatcher";
   const [, first = "", second = ""] = path.split("/");
   return first === "tools" ? owned(TOOL_OWNER_BY_SEGMENT, second) : owned(OWNER_BY_SEGMENT, first);
 }

@@ -11,6 +11,7 @@ import {
 } from "@cardhold/platform";
 import { billingUseCases } from "./billings";
 import { businessUseCases, type BusinessUseCases } from "./businesses";
+import { createConsole, type ConsoleDeps } from "./console/console-app";
 import { DEFAULT_DELAYED_REQUEST_AFTER_MS } from "./delayed-request-settings";
 import { delayedRequests } from "./delayed-requests";
 import { adminRoutes } from "./http/admin-routes";
@@ -44,6 +45,15 @@ export interface GatewayDeps extends ServiceDeps {
   rateLimits?: RateLimits;
   /** DELAYED_REQUEST_AFTER_MS: when a write of a key with delayedRequests on is answered 202 (default 10 s). */
   delayedRequestAfterMs?: number;
+  /** CONSOLE_DIR: the console's built files; apps/console/dist of the repository when undefined. */
+  consoleDir?: string;
+  /** The console's live stream timings (tests). */
+  consoleStream?: ConsoleDeps["stream"];
+  /**
+   * TRUST_PROXY: Express's "trust proxy" (e.g. `loopback`, `10.0.0.0/8`, a hop count): whose X-Forwarded-For/-Proto/
+   * -Host to believe, for the console's cookie (Secure), Origin check and sign-in limit. Unset: nobody's.
+   */
+  trustProxy?: string | number | boolean;
 }
 
 export interface GatewayService extends Service {
@@ -69,6 +79,14 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
     afterMs: deps.delayedRequestAfterMs ?? DEFAULT_DELAYED_REQUEST_AFTER_MS,
   });
   const billings = billingUseCases(deps.db);
+  const consoleApp = createConsole({
+    db: deps.db,
+    logger: deps.logger,
+    businesses,
+    proxy,
+    consoleDir: deps.consoleDir,
+    stream: deps.consoleStream,
+  });
 
   const app = createHttpApp({
     name: NAME,
@@ -81,12 +99,20 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
     routes: (app) => {
       app.get("/openapi.json", (_req, res) => void res.json(doc));
       docsRoutes(app, doc);
+      if (deps.trustProxy !== undefined) app.set("trust proxy", deps.trustProxy);
+      consoleApp.routes(app);
       adminRoutes(app, businesses, deps.operatorToken);
       limits.adminRoutes(app);
       billingAdminRoutes(app, billings, deps.operatorToken);
       // Refused requests are not logged: a flood must not turn into as many writes.
-      app.use(authenticate(businesses), limits.middleware, requestLog.middleware, authorize());
+      app.use(
+        authenticate(businesses, consoleApp.sessionCaller),
+        limits.middleware,
+        requestLog.middleware,
+        authorize(),
+      );
       logsRoutes(app, deps.db, requestLog);
+      consoleApp.apiRoutes(app);
       requestsRoutes(app, delayed);
       billingRoutes(app, deps.db, billings);
       app.use(async (req, res, next) => {
@@ -109,6 +135,7 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
       delayed.start();
     },
     async stop() {
+      consoleApp.stop();
       await delayed.stop();
       await relay.stop();
       await limits.stop();

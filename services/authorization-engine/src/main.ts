@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { runServiceProcess } from "@cardhold/platform";
+import { MIN_TIMEOUT_MS } from "./network-interface/deadlines";
+import { DEFAULT_TIMEOUT_MS } from "./network-interface/network-interface";
 import { createService, NAME } from "./service";
 
 await runServiceProcess({
@@ -12,6 +14,10 @@ await runServiceProcess({
     DECISION_SWEEPER_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(50),
     AUTHORIZATION_MAX_QUEUED_MS: z.coerce.number().int().min(1).max(60_000).default(2_000),
     AUTHORIZATION_MAX_IN_PROGRESS: z.coerce.number().int().min(1).max(10_000).default(128),
+    /** The ISO 8583 network interface's TCP port; unset: off. It binds HOST, as the HTTP server does. */
+    ISO8583_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    ISO8583_TIMEOUT_MS: z.coerce.number().int().min(MIN_TIMEOUT_MS).max(60_000).default(DEFAULT_TIMEOUT_MS),
+    HOST: z.string().default("127.0.0.1"),
   },
   create: (deps, config) =>
     createService(deps, {
@@ -21,5 +27,9 @@ await runServiceProcess({
         maxQueuedMs: config.AUTHORIZATION_MAX_QUEUED_MS,
         maxInProgress: config.AUTHORIZATION_MAX_IN_PROGRESS,
       },
+      networkInterface:
+        config.ISO8583_PORT === undefined
+          ? undefined
+          : { port: config.ISO8583_PORT, host: config.HOST, timeoutMs: config.ISO8583_TIMEOUT_MS },
     }),
 });

@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import { createOutboxRelay } from "@cardhold/bus";
 import type { NextFunction, Request, Response } from "express";
 import { Counter, Gauge, type Registry } from "prom-client";
@@ -32,6 +33,7 @@ import { merchantRoutes } from "./merchants/merchants.routes";
 import { disputeRoutes, disputeSimulationRoutes } from "./disputes/disputes.routes";
 import { paymentRequestRoutes } from "./payment-requests/payment-requests.routes";
 import { programRoutes } from "./programs/programs.routes";
+import { createNetworkInterface, type NetworkInterfaceOptions } from "./network-interface/network-interface";
 import { expandLoaders } from "./http/loaders";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
 import { subscribeToDecisions } from "./messaging/decisions.consumer";
@@ -54,13 +56,20 @@ export interface EngineOptions {
   admission?: Pick<AdmissionOptions, "maxInProgress" | "maxQueuedMs">;
   /** FX rates for live mode; none (no live provider ships yet): live FX answers 403. Test mode uses the sandbox's. */
   liveFxRates?: FxRatesProvider;
+  /** The ISO 8583 card-network interface on its own TCP port (ISO8583_PORT); off when absent. */
+  networkInterface?: NetworkInterfaceOptions;
+}
+
+export interface EngineService extends Service {
+  /** Where the ISO 8583 network interface listens; undefined when it is off (or not started). */
+  networkInterfaceAddress(): AddressInfo | undefined;
 }
 
 /**
  * Card programs, cards, accounts, the ledger and authorizations: the real-time decision (ARCHITECTURE §5). Answers
  * come back on decisions.v1; overdue ones end with the timeout default through the deadline sweeper.
  */
-export async function createService(deps: ServiceDeps, opts: EngineOptions): Promise<Service> {
+export async function createService(deps: ServiceDeps, opts: EngineOptions): Promise<EngineService> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
   const customers = customerProjection(deps.db, SCHEMA, NAME);
   await customers.migrate();
@@ -92,6 +101,13 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   registerLoadGauges(deps.metrics.registry, deps.db, admission, waiters);
   registerMessagingGauges(deps, NAME, SCHEMA);
   const sim = simulation({ db: deps.db, waiters, sweeperGraceMs, admission });
+  const network =
+    opts.networkInterface &&
+    createNetworkInterface(
+      { db: deps.db, vault, logger: deps.logger, waiters, admission },
+      deps.metrics.registry,
+      opts.networkInterface,
+    );
   const loaders = expandLoaders(deps.db);
   const app = serviceApp(
     NAME,
@@ -127,8 +143,11 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
       await subscribeToLedgerCommands(messaging);
       relay.start();
       sweeper.start();
+      await network?.start();
     },
+    networkInterfaceAddress: () => network?.address(),
     async stop() {
+      await network?.stop();
       await sweeper.stop();
       await relay.stop();
     },

@@ -1,4 +1,4 @@
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import { createMemoryBus, type MemoryBus } from "@cardhold/bus";
 import {
   TOPICS,
@@ -9,9 +9,9 @@ import {
   type WebhookChangedMessage,
 } from "@cardhold/contracts";
 import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
-import { createMetrics, listen, newId, type Listening, type Service } from "@cardhold/platform";
+import { createMetrics, listen, newId, type Listening } from "@cardhold/platform";
 import { callService, customerCreated, type Caller, type Reply } from "../../../test/support/internal-api";
-import { createService, newCardDataKey, type EngineOptions } from "../src/service";
+import { createService, newCardDataKey, type EngineOptions, type EngineService } from "../src/service";
 
 export const INTERNAL = "internal-token-for-engine-tests";
 const logger = pino({ level: "silent" });
@@ -35,12 +35,18 @@ export interface EngineHarness {
   answerBy: Map<string, string | undefined>;
   ledgerResults: LedgerResultMessage["data"][];
   url: string;
+  /** The ISO 8583 network interface's port (when started with `networkInterface`). */
+  iso8583Port(): number | undefined;
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startEngine(
-  opts: Pick<EngineOptions, "sweeperGraceMs" | "admission"> & { now?: () => number } = {},
+  opts: Pick<EngineOptions, "sweeperGraceMs" | "admission" | "networkInterface"> & {
+    now?: () => number;
+    /** The engine's logger (silent by default): a test reads what it logs. */
+    logger?: Logger;
+  } = {},
 ): Promise<EngineHarness> {
   const pg = await createTestDatabase();
   const cardDataKey = newCardDataKey();
@@ -71,7 +77,7 @@ export async function startEngine(
     const deps = {
       db: pg.db,
       bus,
-      logger,
+      logger: opts.logger ?? logger,
       metrics: createMetrics("authorization-engine", false),
       internalToken: INTERNAL,
       now: opts.now,
@@ -80,12 +86,13 @@ export async function startEngine(
       cardDataKey,
       sweeperGraceMs: opts.sweeperGraceMs ?? 0,
       admission: opts.admission,
+      networkInterface: opts.networkInterface,
     });
     await service.start();
     const http = await listen(service.app, 0);
     return { bus, service, http };
   };
-  let running: { bus: MemoryBus; service: Service; http: Listening } = await boot();
+  let running: { bus: MemoryBus; service: EngineService; http: Listening } = await boot();
   const shutdown = async () => {
     await running.http.close();
     await running.service.stop();
@@ -102,6 +109,7 @@ export async function startEngine(
       return running.bus;
     },
     url: running.http.url,
+    iso8583Port: () => running.service.networkInterfaceAddress()?.port,
     /** The engine stopped and a new one started on the same database (the in-memory bus does not outlive it). */
     async restart() {
       await shutdown();
@@ -230,6 +238,8 @@ export interface CardSetup {
   timeoutDefault?: "approve" | "decline";
   /** The program's authorization.standIn (stand-in rules). */
   standIn?: Record<string, unknown>;
+  /** The program's own webhook (authorization.webhook): its events go there, its timeoutDefault and standIn apply. */
+  webhook?: string;
   transactionFee?: number;
   /** Paid into the settlement account; for card-account programs also moved onto the card. */
   funds?: number;
@@ -244,6 +254,7 @@ export async function issueCard(h: EngineHarness, as: Business, setup: CardSetup
     fundingSourceType: setup.fundingSourceType ?? "settlement-account",
     timeoutDefault: setup.timeoutDefault,
     standIn: setup.standIn,
+    webhook: setup.webhook,
     transactionFee: setup.transactionFee,
   };
   const program = await call(h, as, "POST", "/card-programs", {

@@ -52,6 +52,8 @@ async function claimedNotification() {
 const outcome = (deliveryId: string, eventId: string): AttemptOutcome => ({
   deliveryId,
   eventId,
+  businessId: "bus.r",
+  mode: "test",
   attemptNo: 1,
   trigger: "initial",
   url: "http://127.0.0.1:9/r",

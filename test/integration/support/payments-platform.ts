@@ -11,9 +11,9 @@ import { startPlatform, type Platform } from "./service-processes";
 /**
  * The platform as separate processes on real Kafka and PostgreSQL, one business whose webhook is a fake receiver and
  * whose NGN settlement account holds 1,000,000: what the bill payment and payout suites start from. Its fields are set
- * by start().
+ * by start(); `env` adds settings of the services (the ISO 8583 suite's ISO8583_PORT).
  */
-export function paymentsPlatform(business: { name: string; signingKey: string }) {
+export function paymentsPlatform(business: { name: string; signingKey: string }, env: Record<string, string> = {}) {
   const receiver = new FakeReceiver();
   let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
   const state = {
@@ -41,7 +41,7 @@ export function paymentsPlatform(business: { name: string; signingKey: string })
     async start() {
       await receiver.start();
       database = await createScratchDatabase(DATABASE_URL!);
-      state.platform = await startPlatform(database.url, KAFKA_BROKERS!, { BILL_BILLER_TIMEOUT_MS: "2000" });
+      state.platform = await startPlatform(database.url, KAFKA_BROKERS!, { BILL_BILLER_TIMEOUT_MS: "2000", ...env });
       state.db = new pg.Client({ connectionString: database.url });
       await state.db.connect();
       state.key = (

@@ -24,6 +24,8 @@ export interface IdempotencyOptions {
    * died stops renewing, and a retry takes the key over once it lapses (until then: 409 with Retry-After).
    */
   leaseMs?: number;
+  /** Whose key it is: the gateway's internal headers (a service behind it), or what the gateway itself knows. */
+  scopeOf?: (req: Request) => KeyedRequest["scope"];
 }
 
 /** The Idempotency-Key of a write, checked; undefined when the request has none. */
@@ -71,7 +73,7 @@ export function idempotentWrites(opts: IdempotencyOptions) {
     if (key === undefined) return next();
     const keyed: KeyedRequest = {
       schema: opts.schema,
-      scope: requestContext(req),
+      scope: (opts.scopeOf ?? requestContext)(req),
       key,
       fingerprint: fingerprintOf(req),
     };

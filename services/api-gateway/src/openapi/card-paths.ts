@@ -153,7 +153,12 @@ function accountPaths(): Paths {
       ),
     },
     "/accounts/{id}/balance": { get: read("An account's balance", balanceRecord) },
-    "/accounts/{id}/logs": { get: list("An account's ledger entries", accountLogRecord) },
+    "/accounts/{id}/logs": {
+      get: list(
+        "An account's ledger entries (reference:<authorization id> selects one authorization's)",
+        accountLogRecord,
+      ),
+    },
     "/accounts/{id}/logs/csv": {
       get: {
         summary: "All of an account's ledger entries as CSV, newest first",

@@ -4,6 +4,7 @@ import { payoutPaths } from "./payout-paths";
 import { enginePaths } from "./card-paths";
 import { disputePaths } from "./dispute-paths";
 import { configurationPaths } from "./configuration-paths";
+import { consolePaths } from "./console-paths";
 import { feePaths } from "./fee-paths";
 import { fxPaths } from "./fx-paths";
 import { merchantPaths } from "./merchant-paths";
@@ -12,6 +13,7 @@ import { finishPaths } from "./finish";
 import { withIdempotencyKeys } from "./idempotency";
 import { customerPaths, gatewayPaths } from "./platform-paths";
 import { requestPaths } from "./request-paths";
+import { statsPaths } from "./stats-paths";
 import { ERROR_RESPONSES } from "./responses";
 import { componentSchemas, type Json } from "./schema";
 import { TAGS } from "./tags";
@@ -34,6 +36,14 @@ const SECURITY_SCHEMES = {
     description:
       "A secret key: `sk.test.…` or `sk.live.…`. A restricted key holds some of read, write, card-secrets, webhook-secrets.",
   },
+  consoleSession: {
+    type: "apiKey",
+    in: "cookie",
+    name: "cardhold_session",
+    description:
+      "The web console's session (POST /console/api/session): accepted by every route in place of a key, writes " +
+      "with it need X-CSRF-Token",
+  },
   operatorToken: {
     type: "apiKey",
     in: "header",
@@ -49,6 +59,7 @@ export function openApiDocument(): Json {
       ...customerPaths(),
       ...webhookPaths(),
       ...eventPaths(),
+      ...statsPaths(),
       ...enginePaths(),
       ...feePaths(),
       ...disputePaths(),
@@ -61,6 +72,7 @@ export function openApiDocument(): Json {
       ...configurationPaths(),
       ...gatewayPaths(),
       ...requestPaths(),
+      ...consolePaths(),
     }),
   );
   const deliveries = webhooks();

@@ -92,6 +92,7 @@ export const webhookRequest = {
   url: "https://wallet.example.com/cardhold/events",
   events: ["card.authorization.request", "card.authorization.update", "card.authorization.closed"],
   timeoutDefault: "decline",
+  standIn: { rules: [{ name: "small", approveUpTo: 500_000, perCardDaily: 2_000_000 }], otherwise: "decline" },
 };
 
 export const billPaymentRequest = {

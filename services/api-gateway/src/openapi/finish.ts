@@ -2,6 +2,7 @@
  * Completes every operation the same way: its tag, its path parameters (every `{name}` of the template) and the
  * answers the gateway gives any operation of its kind. An operation's own answers win over these.
  */
+import { isGatewayOwnWrite } from "./console-paths";
 import { pathParameters } from "./parameters";
 import { requestAccepted } from "./request-paths";
 import { error } from "./responses";
@@ -14,14 +15,15 @@ const isAdmin = (op: Json) => ((op.security as Json[] | undefined) ?? []).some((
 const isLimited = (path: string, op: Json) => !isAdmin(op) && !path.startsWith("/simulation/");
 
 /** A tenant's write, which a key with delayedRequests on may get answered 202 (src/delayed-requests.ts). */
-const isDelayable = (method: string, op: Json) => !isAdmin(op) && method !== "get";
+const isDelayable = (path: string, method: string, op: Json) =>
+  !isAdmin(op) && method !== "get" && !isGatewayOwnWrite(path);
 
 function standardResponses(path: string, method: string, op: Json, parameters: Json[]): Json {
   const admin = isAdmin(op);
   const takesInput = op.requestBody !== undefined || parameters.some((p) => p.in === "query");
   const namesIds = parameters.some((p) => p.in === "path");
   return {
-    ...(isDelayable(method, op) && { "202": requestAccepted() }),
+    ...(isDelayable(path, method, op) && { "202": requestAccepted() }),
     ...(takesInput && { "400": error("BadRequest") }),
     "401": admin ? error("OperatorUnauthorized") : error("Unauthorized"),
     ...(!admin && { "403": error("Forbidden") }),

@@ -1,4 +1,5 @@
 /** The Idempotency-Key of every write (packages/platform/src/idempotency): its header, its replay marker, its errors. */
+import { isConsoleRoute } from "./console-paths";
 import type { Json } from "./schema";
 
 const WRITES = new Set(["post", "put", "patch"]);
@@ -59,7 +60,7 @@ function withKey(op: Json): Json {
   };
 }
 
-/** Every tenant write takes an Idempotency-Key (the operator's admin endpoints do not). */
+/** Every tenant write takes an Idempotency-Key (the operator's admin endpoints and the console's session do not). */
 export function withIdempotencyKeys(paths: Json): Json {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
@@ -67,7 +68,7 @@ export function withIdempotencyKeys(paths: Json): Json {
       Object.fromEntries(
         Object.entries(item as Record<string, Json>).map(([method, op]) => [
           method,
-          WRITES.has(method) && !isAdmin(op) ? withKey(op) : op,
+          WRITES.has(method) && !isAdmin(op) && !isConsoleRoute(path) ? withKey(op) : op,
         ]),
       ),
     ]),

@@ -16,7 +16,7 @@ export interface OperationSpec {
   returns: string;
   schema: Json;
   example?: unknown;
-  status?: "200" | "201";
+  status?: "200" | "201" | "202";
   parameters?: Json[];
   /** Answers beyond the standard ones. */
   responses?: Json;

@@ -24,7 +24,7 @@ const testKeysOnly = {
 
 const DECIDED =
   "Answers once the authorization is decided: by your webhook's answer to the decision event, or by the timeout default " +
-  "(a capture on a program with stand-in rules: by the rules) when no usable answer comes within 4 seconds. A request sent again with the same `reference` is the same authorization.";
+  "(a capture with stand-in rules, the program's or else the webhook's: by the rules) when no usable answer comes within 4 seconds. A request sent again with the same `reference` is the same authorization.";
 
 function networkRequest(summary: string, body: z.ZodType, extra: Partial<OperationSpec> = {}): Paths[string] {
   return {

@@ -68,6 +68,11 @@ export const TAGS = [
       "Delayed requests: a write answered 202 request-accepted (keys with delayedRequests on), and its answer.",
   },
   { name: "Billings", description: "The platform operator's charges to your business." },
+  { name: "API keys", description: "Your business's secret keys in this mode: list, create restricted ones, revoke." },
+  {
+    name: "Console",
+    description: "The web console's session (a secret key exchanged for a cookie) and its live stream.",
+  },
   {
     name: "Admin",
     description: "Operator endpoints (X-Operator-Token): businesses, their secret keys, rate limits and charges.",
@@ -97,6 +102,8 @@ const TAG_OF_SEGMENT: Record<string, string> = {
   logs: "Request logs",
   requests: "Requests",
   billings: "Billings",
+  "api-keys": "API keys",
+  console: "Console",
   admin: "Admin",
 };
 

@@ -36,8 +36,9 @@ const rejection = named(
 const NO_ANSWER =
   "No usable answer: none within 4 seconds, a connection error, another status, or a body that is not a valid answer. " +
   "The timeout default decides (the card program's, else the webhook's, else decline) as a system-response, statusReason " +
-  "timeout-error, connection-error, webhook-error or invalid-response; for a capture on a program with stand-in rules " +
-  "(authorization.standIn) the rules decide instead, as decisionType stand-in. A decision event is not sent again.";
+  "timeout-error, connection-error, webhook-error or invalid-response; for a capture with stand-in rules (the program's " +
+  "authorization.standIn, else the webhook's standIn) the rules decide instead, as decisionType stand-in. A decision " +
+  "event is not sent again.";
 
 const SENT_AGAIN =
   "Anything but HTTP 200, or no answer within 10 seconds: sent again with growing delays (5 s up to 8 h, ±20 % jitter; a " +

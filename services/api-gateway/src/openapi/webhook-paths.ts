@@ -22,6 +22,11 @@ const SIGNATURE_HEADERS =
   "case-insensitive and kept as written; names the platform or HTTP sets (Content-Type, Content-*, Host, User-Agent, " +
   "Service-Signature, X-Cardhold-*, traceparent, Idempotency-*, Webhook-*, hop-by-hop headers …) are refused with a " +
   "400 naming the field.";
+/** What create and update say about `standIn` (the rules are contracts' standInSchema, as on card programs). */
+const STAND_IN =
+  "standIn: stand-in rules, as a card program's authorization.standIn, for the captures this webhook decides when it " +
+  "gives no usable answer in time; a program's own rules win, and without either timeoutDefault decides. The decision " +
+  "is decisionType stand-in with standInRule and standInSource webhook. Bad rules are a 400 naming the field.";
 const notOnDefault = {
   "422": error("StateConflict", "Not allowed on the default webhook, or in the webhook's status"),
 };
@@ -37,7 +42,7 @@ export function webhookPaths(): Paths {
           status: "201",
           bodyExample: webhookRequest,
           returns: "The webhook (never its signing key)",
-          description: SIGNATURE_HEADERS,
+          description: `${SIGNATURE_HEADERS} ${STAND_IN}`,
         },
       ),
       get: list("List webhooks, the default one included", webhookRecord),
@@ -45,7 +50,7 @@ export function webhookPaths(): Paths {
     "/webhooks/{id}": {
       get: read("Retrieve a webhook", webhookRecord),
       put: write("Update a webhook (every field but the signing key)", updateWebhookSchema, webhookRecord, {
-        description: `Fields left out keep their value; the default webhook may change its url, description, metadata, timeoutDefault and signatureHeaders. ${SIGNATURE_HEADERS} signatureHeaders [] removes them.`,
+        description: `Fields left out keep their value; the default webhook may change its url, description, metadata, timeoutDefault, signatureHeaders and standIn. ${SIGNATURE_HEADERS} signatureHeaders [] removes them. ${STAND_IN} standIn null removes them.`,
         responses: notOnDefault,
       }),
       delete: write("Delete a webhook; its event kinds go back to the default webhook", undefined, webhookRecord, {
@@ -80,7 +85,9 @@ export function webhookPaths(): Paths {
 
 export function eventPaths(): Paths {
   return {
-    "/events": { get: list("List events (filter on event, resource, status, createdAt)", eventRecord) },
+    "/events": {
+      get: list("List events (filter on event, resource or its alias resourceId, status, createdAt)", eventRecord),
+    },
     "/events/{id}": { get: read("An event with its payload and every delivery attempt", eventDetailRecord) },
     "/events/{id}/retry": {
       post: write("Send the event again now to every webhook it was routed to", emptyBody, eventRetriedRecord),

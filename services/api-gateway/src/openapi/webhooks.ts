@@ -4,7 +4,13 @@
  * is the record the producer put in: the engine's authorization, transaction or dispute, the bill-service's payment.
  */
 import { z } from "zod";
-import { eventEnvelopeSchema, modeSchema, type EventKind } from "@cardhold/contracts";
+import {
+  eventEnvelopeSchema,
+  modeSchema,
+  WEBHOOK_TEST_MESSAGE,
+  webhookTestDataSchema,
+  type EventKind,
+} from "@cardhold/contracts";
 import * as ex from "./examples";
 import { billPaymentRecord, payoutRecord } from "./records/bills";
 import { failedPayout, payout } from "./payout-paths";
@@ -80,7 +86,7 @@ export const DELIVERIES: Record<EventKind, Delivery> = {
   },
   "card.authorization.closed": {
     summary: "An authorization's outcome",
-    description: `${NOTIFICATION}approved: debit what you locked (amount: what was approved, requestedAmount: what was asked); declined: release it. Also sent when the platform decided by itself (decisionType system-response), or the program's stand-in rules did because no usable answer came in time (decisionType stand-in, with standInRule): reconcile with what you locked.`,
+    description: `${NOTIFICATION}approved: debit what you locked (amount: what was approved, requestedAmount: what was asked); declined: release it. Also sent when the platform decided by itself (decisionType system-response), or stand-in rules did because no usable answer came in time (decisionType stand-in, with standInRule and standInSource: the program's rules, or the webhook's): reconcile with what you locked.`,
     data: authorizationWith("approved", "declined"),
     responses: closedAnswers,
     examples: { approved: { summary: "Approved by your answer", data: ex.approvedCapture } },
@@ -180,6 +186,15 @@ export const DELIVERIES: Record<EventKind, Delivery> = {
     examples: {
       completed: { summary: "A card was created", data: completedRequest },
       failed: { summary: "The service was unavailable", data: failedRequest },
+    },
+  },
+  "webhook.test": {
+    summary: "A test event you sent (POST /webhooks/{id}/test)",
+    description: `${NOTIFICATION}Sent to the webhook the test names, whatever its status and the kinds it names. Check its signature as any event's and answer HTTP 200.`,
+    data: webhookTestDataSchema,
+    responses: () => acknowledged("The body is not read."),
+    examples: {
+      test: { summary: "A test", data: { webhookId: ex.IDS.webhook, message: WEBHOOK_TEST_MESSAGE } },
     },
   },
 };

@@ -66,6 +66,19 @@ export async function listApiKeys(db: Queryable, businessId: string): Promise<Ap
   return rows;
 }
 
+/** One of a business's keys in one mode, or undefined. */
+export async function findKeyInMode(
+  db: Queryable,
+  scope: { businessId: string; mode: Mode },
+  keyId: string,
+): Promise<ApiKeyRecordRow | undefined> {
+  const { rows } = await db.query<ApiKeyRecordRow & Record<string, unknown>>(
+    `SELECT ${RECORD_COLUMNS} FROM gateway.api_keys WHERE id = $1 AND business_id = $2 AND mode = $3`,
+    [keyId, scope.businessId, scope.mode],
+  );
+  return rows[0];
+}
+
 /**
  * Revokes a business's key (a key already revoked keeps its first revokedAt). Undefined when the business has no
  * such key. The hash is returned only so the caller can drop the key from its cache.

@@ -1,34 +1,23 @@
+import { ISO_NUMERIC_CURRENCY } from "../domain/iso4217";
+import { responseCodeOfDecision } from "../domain/network-response-codes";
 import { present, type Json } from "../record-shape";
 import type { AuthorizationRow } from "../store/authorizations.store";
 import type { TransactionRow } from "../store/transactions.store";
 
-/** ISO 4217 numeric codes, as card network messages name currencies. */
-const ISO_NUMERIC_CURRENCY: Record<string, string> = { NGN: "566", USD: "840" };
-
-/** ISO 8583 response codes of the declines the platform and the receiver name. */
-const DECLINE_RESPONSE_CODES: Record<string, string> = {
-  "insufficient-funds": "51",
-  "spending-control": "57",
-  "account-inactive": "62",
-  "account-not-found": "14",
-  "invalid-transaction": "12",
-  "duplicate-transaction": "94",
-};
-/** Declined because the receiver's answer never came (or was unusable): "issuer or switch inoperative". */
-const NO_ANSWER_REASONS = new Set(["timeout-error", "webhook-error", "connection-error", "no-webhook"]);
-
 /**
  * The ISO 8583 response code the network was answered with; undefined while the authorization is pending. 10: approved
- * for less than asked (a partial approval).
+ * for less than asked (a partial approval). The table is the ISO 8583 interface's (domain/network-response-codes.ts).
  */
 export function networkResponseCode(
   row: Pick<AuthorizationRow, "status" | "decline_reason" | "status_reason" | "amount" | "requested_amount">,
 ): string | undefined {
-  if (row.status === "pending") return undefined;
-  if (row.status !== "declined") return row.amount < requestedAmount(row) ? "10" : "00";
-  const byReason = row.decline_reason ? DECLINE_RESPONSE_CODES[row.decline_reason] : undefined;
-  if (byReason) return byReason;
-  return row.status_reason && NO_ANSWER_REASONS.has(row.status_reason) ? "91" : "05";
+  return responseCodeOfDecision({
+    status: row.status,
+    declineReason: row.decline_reason,
+    statusReason: row.status_reason,
+    amount: row.amount,
+    requestedAmount: row.requested_amount,
+  });
 }
 
 /** What the network asked for: `amount` unless a partial approval approved less. */
@@ -78,7 +67,8 @@ function networkMessages(row: AuthorizationRow) {
  * An authorization as events carry it (interface.md): networkData holds only the network's strings. While an amount
  * change waits for the receiver (status pending), amount and fees are the new ones asked about. A capture also says
  * whether the decision asked about may approve less (partialApprovalAllowed) and what the network asked for
- * (requestedAmount: above amount after a partial approval); one that stand-in decided names its rule (standInRule).
+ * (requestedAmount: above amount after a partial approval); one that stand-in decided names its rule (standInRule)
+ * and whose rules they were (standInSource: the card program's, or the deciding webhook's).
  */
 export function toAuthorizationEventRecord(row: AuthorizationRow): Json {
   return present({
@@ -101,6 +91,7 @@ export function toAuthorizationEventRecord(row: AuthorizationRow): Json {
     merchant: row.merchant_id,
     decisionType: row.decision_type,
     standInRule: row.stand_in_rule,
+    standInSource: row.stand_in_rule === null ? undefined : (row.stand_in_source ?? "program"),
     statusReason: row.status_reason,
     declineReason: row.decline_reason,
     reserved: row.reserved,

@@ -6,6 +6,7 @@ import { simulatePayIn } from "../accounts/accounts";
 import type { simulation } from "./simulation";
 import { simulateGoLive } from "../programs/programs";
 import { toAuthorizationRecord, toTransactionRecord } from "./authorization-records";
+import { getAuthorizationStats } from "./authorization-stats";
 import { authorizationResource, findAuthorization, type AuthorizationRow } from "../store/authorizations.store";
 import { findTransaction, transactionResource, type TransactionRow } from "../store/transactions.store";
 
@@ -22,6 +23,10 @@ export function authorizationRoutes(app: Express, db: Db, loaders: Record<string
         loaders,
       }),
     );
+  });
+  // Before /card-authorizations/:id, which would take "stats" for an id.
+  app.get("/card-authorizations/stats", async (req, res) => {
+    res.json(ok(await getAuthorizationStats(db, requestContext(req), req.query)));
   });
   app.get("/card-authorizations/:id", async (req, res) => {
     const row = await findAuthorization(db, requestContext(req), req.params.id);

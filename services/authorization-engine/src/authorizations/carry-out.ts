@@ -143,10 +143,14 @@ export async function carryOut(
   const events = emitted.map((kind) => ({ kind, id: newId("event") }));
   const decisionEvent = asks ? events.find((e) => e.kind !== "card.authorization.closed")?.id : undefined;
   const webhook = row.webhook_id ?? undefined;
+  const now = new Date();
+  // First decided now: it was pending (new, or awaiting its first answer) and is no longer.
+  const decidedNow = row.status === "pending" && step.authorization.status !== "pending";
   const saved: AuthorizationRow = {
     ...fromDomain(row, step.authorization),
     decision_event_id: decisionEvent ?? (asks ? row.decision_event_id : null),
-    updated_at: new Date(),
+    updated_at: now,
+    decided_at: row.decided_at ?? (decidedNow ? now : null),
   };
   if (!opts.isNew) writes.defer(authorizationUpdate(saved));
   const messages: OutgoingMessage[] = [

@@ -16,6 +16,7 @@ import {
 import { feeCharge } from "../domain/fees";
 import { preCheck, type Channel } from "../domain/pre-checks";
 import { intervalStart, type LimitInterval } from "../domain/spending-windows";
+import { standInInForce, type StandInInForce } from "../domain/stand-in";
 import {
   findAuthorization,
   findByNetworkReference,
@@ -52,6 +53,8 @@ export interface NetworkRequest {
   partialApprovalAllowed?: boolean;
   /** When the request reached the platform (default: now); the receiver's window runs from there, not from a queue. */
   arrivedAt?: number;
+  /** What a real network's message said (ISO 8583: rrn, stan, terminalId …): kept over the simulated values. */
+  networkData?: Record<string, string>;
 }
 
 /** The request was discarded (interface: card, customer or account inactive): nothing was created. */
@@ -76,6 +79,7 @@ function networkDataFor(card: SubjectCard, request: NetworkRequest, reference: s
     txnReference: digits(10),
     cardAcceptorNameLocation: request.merchantDescriptor ?? "CARDHOLD SANDBOX MERCHANT LAGOS NG",
     terminalId: "CHSIM001",
+    ...request.networkData,
   };
 }
 
@@ -97,8 +101,10 @@ function newRow(
   program: SubjectProgram,
   type: "check" | "capture",
   request: NetworkRequest,
-  timeoutDefault: Authorization["timeoutDefault"],
+  fallback: { timeoutDefault: Authorization["timeoutDefault"]; standIn: StandInInForce | null },
 ): AuthorizationRow {
+  // Checks keep the flat timeout default: stand-in rules decide captures only.
+  const standIn = type === "capture" ? fallback.standIn : null;
   const reference = request.reference ?? digits(13);
   const now = new Date();
   return {
@@ -130,17 +136,19 @@ function newRow(
     pending_fees: null,
     decision_due_at: null,
     decision_event_id: null,
-    timeout_default: timeoutDefault,
+    timeout_default: fallback.timeoutDefault,
     webhook_id: program.webhook_id,
     card_balance: null,
     card_holder_name: null,
     network_reference: reference,
     network_data: networkDataFor(card, request, reference),
     metadata: {},
-    stand_in: type === "capture" ? program.stand_in : null,
+    stand_in: standIn?.standIn ?? null,
+    stand_in_source: standIn?.source ?? null,
     stand_in_rule: null,
     created_at: now,
     updated_at: now,
+    decided_at: null,
   };
 }
 
@@ -202,7 +210,10 @@ function takeRequest(
         spent: type === "capture" ? await spentPerInterval(tx, card, now) : {},
       });
       if (pre.outcome === "drop") throw dropped(card.id, pre.reason);
-      const fresh = newRow(scope, card, program, type, request, subject.timeoutDefault ?? "decline");
+      const fresh = newRow(scope, card, program, type, request, {
+        timeoutDefault: subject.timeoutDefault ?? "decline",
+        standIn: standInInForce(program.stand_in, subject.webhookStandIn),
+      });
       const domain = toDomain(fresh);
       const askedAt = Math.min(now, request.arrivedAt ?? now);
       const step =

@@ -81,6 +81,7 @@ export async function linkCard(ctx: CardContext, scope: Scope, id: string, body:
         expiry: printed.expiry,
         pan_encrypted: printed.pan_encrypted,
         cvv_encrypted: printed.cvv_encrypted,
+        pan_hash: ctx.vault.panHash(ctx.vault.open(printed.pan_encrypted)),
         controls: link.controls ?? {},
         metadata: link.metadata ?? {},
       });

@@ -135,6 +135,7 @@ export async function createCard(ctx: CardContext, scope: Scope, body: unknown) 
         expiry: expiryFor(new Date()),
         pan_encrypted: ctx.vault.seal(pan),
         cvv_encrypted: ctx.vault.seal(generateCvv(random)),
+        pan_hash: ctx.vault.panHash(pan),
         controls: r.controls ?? {},
         metadata: r.metadata ?? {},
       });

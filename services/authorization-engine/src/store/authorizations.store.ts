@@ -2,7 +2,7 @@ import type { Queryable, Write } from "@cardhold/db";
 import { scopedResource, type Scope } from "@cardhold/query";
 import type { Authorization } from "../domain/authorization";
 import type { LimitInterval } from "../domain/spending-windows";
-import type { StandIn } from "../domain/stand-in";
+import type { StandIn, StandInSource } from "../domain/stand-in";
 import { accountFromJson, type AccountRow } from "./accounts.store";
 
 export interface AuthorizationRow {
@@ -43,12 +43,16 @@ export interface AuthorizationRow {
   network_reference: string;
   network_data: Record<string, string>;
   metadata: Record<string, unknown>;
-  /** The program's stand-in rules when the request came (null: none, the flat timeout default decides). */
+  /** The stand-in rules in force when the request came (null: none, the flat timeout default decides). */
   stand_in: StandIn | null;
+  /** Whose rules stand_in holds: the program's or the deciding webhook's (null: none; before it was kept: program). */
+  stand_in_source: StandInSource | null;
   /** The stand-in rule that decided the capture, if stand-in did. */
   stand_in_rule: string | null;
   created_at: Date;
   updated_at: Date;
+  /** When it was first decided (left pending): the end of its decision latency; null until then. */
+  decided_at: Date | null;
 }
 
 export const authorizationResource = scopedResource(
@@ -166,9 +170,11 @@ const COLUMNS = [
   "network_data",
   "metadata",
   "stand_in",
+  "stand_in_source",
   "stand_in_rule",
   "created_at",
   "updated_at",
+  "decided_at",
 ] as const satisfies ReadonlyArray<keyof AuthorizationRow>;
 
 /**
@@ -202,6 +208,7 @@ const MUTABLE = [
   "card_holder_name",
   "metadata",
   "stand_in_rule",
+  "decided_at",
 ] as const satisfies ReadonlyArray<keyof AuthorizationRow>;
 
 /** Writes a transition's result: the mutable fields and updated_at as the row carries them. */

@@ -4,6 +4,7 @@ import type { SpendingControls } from "../domain/pre-checks";
 import { accountFromJson, type AccountRow } from "./accounts.store";
 import { transactionFeeTerms, type ProgramRow } from "./programs.store";
 import type { FeeTerms } from "../domain/fees";
+import type { StandIn } from "../domain/stand-in";
 
 import type { CardStatus } from "../domain/card-status";
 
@@ -22,6 +23,8 @@ export interface CardRow {
   expiry: string;
   pan_encrypted: string;
   cvv_encrypted: string;
+  /** The PAN's keyed hash (CardVault.panHash), the network interface's way to the card; null on cards not hashed yet. */
+  pan_hash: string | null;
   pin_hash: string | null;
   controls: SpendingControls;
   metadata: Record<string, unknown>;
@@ -54,8 +57,9 @@ export type NewCard = Omit<CardRow, "status" | "pin_hash" | "created_at" | "upda
 export async function insertCard(db: Queryable, scope: Scope, c: NewCard): Promise<CardRow> {
   const { rows } = await db.query<CardRow & Record<string, unknown>>(
     `INSERT INTO engine.cards (id, business_id, mode, program_id, customer_id, reference, type, network, currency, status,
-       funding_account_id, card_holder_name, last4, expiry, pan_encrypted, cvv_encrypted, controls, metadata, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'inactive', $10, $11, $12, $13, $14, $15, $16, $17, now(), now())
+       funding_account_id, card_holder_name, last4, expiry, pan_encrypted, cvv_encrypted, controls, metadata, created_at, updated_at,
+       pan_hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'inactive', $10, $11, $12, $13, $14, $15, $16, $17, now(), now(), $18)
      RETURNING *`,
     [
       c.id,
@@ -75,6 +79,7 @@ export async function insertCard(db: Queryable, scope: Scope, c: NewCard): Promi
       c.cvv_encrypted,
       c.controls,
       c.metadata,
+      c.pan_hash,
     ],
   );
   return rows[0]!;
@@ -122,20 +127,23 @@ export interface AuthorizationSubject {
   customerStatus: string | null;
   /** What an unanswered request becomes: the program's own setting, else its decision webhook's, else null. */
   timeoutDefault: "approve" | "decline" | null;
+  /** The stand-in rules of the webhook that decides the card's captures (null: none); the program's win. */
+  webhookStandIn: StandIn | null;
   /** The card's funding account, locked (FOR UPDATE) by the read. */
   fundingAccount: AccountRow;
 }
 
 /**
- * The timeoutDefault of the webhook that receives the card's card.authorization.request (interface Rule 8: an enabled
- * webhook naming the kind, else the default one), or of the program's own webhook when it names one.
+ * The webhook that receives the card's card.authorization.request (interface Rule 8: an enabled webhook naming the
+ * kind, else the default one), or the program's own webhook when it names one: its timeoutDefault and stand-in rules.
  */
-const DECISION_WEBHOOK_TIMEOUT_DEFAULT = `
-  SELECT w.timeout_default FROM engine.webhooks w
-   WHERE w.business_id = c.business_id AND w.mode = c.mode AND (
-     CASE WHEN p.webhook_id IS NOT NULL THEN w.id = p.webhook_id
-          ELSE (w.status = 'enabled' AND NOT w.is_default AND w.events ? 'card.authorization.request') OR w.is_default END)
-   ORDER BY w.is_default LIMIT 1`;
+const DECISION_WEBHOOK = `
+  LEFT JOIN LATERAL (
+    SELECT w.timeout_default, w.stand_in FROM engine.webhooks w
+     WHERE w.business_id = c.business_id AND w.mode = c.mode AND (
+       CASE WHEN p.webhook_id IS NOT NULL THEN w.id = p.webhook_id
+            ELSE (w.status = 'enabled' AND NOT w.is_default AND w.events ? 'card.authorization.request') OR w.is_default END)
+     ORDER BY w.is_default LIMIT 1) dw ON true`;
 
 /** The card, its program and customer, and its funding account locked: what an authorization request needs. */
 export async function findAuthorizationSubject(
@@ -147,12 +155,12 @@ export async function findAuthorizationSubject(
     `SELECT c.id, c.status, c.network, c.currency, c.customer_id, c.funding_account_id, c.program_id, c.controls,
             p.transaction_fee, p.transaction_fee_structure, p.transaction_fee_value, p.transaction_fee_cap,
             p.settlement_account_id, p.webhook_id, p.timeout_default, p.stand_in, cu.status AS customer_status,
-            COALESCE(p.timeout_default, (${DECISION_WEBHOOK_TIMEOUT_DEFAULT})) AS effective_timeout_default,
-            to_jsonb(a) AS funding_account
+            COALESCE(p.timeout_default, dw.timeout_default) AS effective_timeout_default,
+            dw.stand_in AS webhook_stand_in, to_jsonb(a) AS funding_account
        FROM engine.cards c
        JOIN engine.card_programs p ON p.id = c.program_id
        JOIN engine.accounts a ON a.id = c.funding_account_id
-       LEFT JOIN engine.customers cu ON cu.id = c.customer_id
+       LEFT JOIN engine.customers cu ON cu.id = c.customer_id ${DECISION_WEBHOOK}
       WHERE c.id = $1 AND c.business_id = $2 AND c.mode = $3
       FOR UPDATE OF a`,
     [cardId, scope.businessId, scope.mode],
@@ -180,6 +188,7 @@ export async function findAuthorizationSubject(
     },
     customerStatus: (r.customer_status as string | null) ?? null,
     timeoutDefault: (r.effective_timeout_default as AuthorizationSubject["timeoutDefault"]) ?? null,
+    webhookStandIn: (r.webhook_stand_in as StandIn | null) ?? null,
     fundingAccount: accountFromJson(r.funding_account as Record<string, unknown>),
   };
 }

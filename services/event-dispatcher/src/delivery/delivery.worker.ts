@@ -181,6 +181,8 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     const attempt: AttemptOutcome = {
       deliveryId: c.id,
       eventId: c.event_id,
+      businessId: c.business_id,
+      mode: c.mode,
       attemptNo: c.attempts,
       trigger: c.trigger,
       url,
@@ -209,7 +211,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       error: result.error,
     };
     if (sole) {
-      const answered = outboxInsert(SCHEMA, [decisionAnswered(about, answer)], 14);
+      const answered = outboxInsert(SCHEMA, [decisionAnswered(about, answer)], 16);
       await recordAttempt(
         { query: db.bookkeeping },
         attempt,
@@ -313,6 +315,8 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       const attempt: AttemptOutcome = {
         deliveryId: c.id,
         eventId: c.event_id,
+        businessId: c.business_id,
+        mode: c.mode,
         attemptNo: c.attempts,
         trigger: c.trigger,
         url: c.url ?? "",
@@ -344,6 +348,8 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       const attempt: AttemptOutcome = {
         deliveryId: c.id,
         eventId: c.event_id,
+        businessId: c.business_id,
+        mode: c.mode,
         attemptNo: c.attempts,
         trigger: c.trigger,
         url: "",

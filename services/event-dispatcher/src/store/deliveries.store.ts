@@ -167,6 +167,9 @@ export async function failExpiredDecisions(db: Queryable): Promise<ExpiredDecisi
 export interface AttemptOutcome {
   deliveryId: string;
   eventId: string;
+  /** The event's business and mode (GET /events/stats counts attempts by them). */
+  businessId: string;
+  mode: string;
   attemptNo: number;
   trigger: string;
   url: string;
@@ -183,7 +186,7 @@ export type NextStep = { status: "delivered" | "failed" } | { status: "pending";
 /**
  * The attempt's row and the delivery's next step, in one statement. When the delivery is its event's only one, the
  * event's status is the delivery's and is set in the same statement; otherwise call refreshEventStatus after it.
- * `then` (its parameters numbered from 14) adds the decision's answer to the outbox in the same statement.
+ * `then` (its parameters numbered from 16) adds the decision's answer to the outbox in the same statement.
  */
 export async function recordAttempt(
   db: Queryable,
@@ -200,8 +203,9 @@ export async function recordAttempt(
   await db.query(
     `WITH attempt AS (
        INSERT INTO dispatcher.attempts
-         (delivery_id, event_id, attempt_no, trigger, url, started_at, http_status, latency_ms, response_excerpt, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)),
+         (delivery_id, event_id, attempt_no, trigger, url, started_at, http_status, latency_ms, response_excerpt, error,
+          business_id, mode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $14, $15)),
      event AS (
        UPDATE dispatcher.events SET status = $11 WHERE id = $2 AND $13::boolean)
      ${then ? `, delivery AS (${updateDelivery}) ${then.text}` : updateDelivery}`,
@@ -219,6 +223,8 @@ export async function recordAttempt(
       next.status,
       next.status === "pending" ? next.at : null,
       soleDeliveryOfEvent,
+      a.businessId,
+      a.mode,
       ...(then?.values ?? []),
     ],
   );
@@ -246,6 +252,8 @@ export async function recordSoleNotificationAttempts(db: Queryable, recorded: Re
     latency_ms: a.latencyMs,
     response_excerpt: a.responseExcerpt,
     error: a.error,
+    business_id: a.businessId,
+    mode: a.mode,
     status: next.status,
     next_attempt_at: next.status === "pending" ? next.at.toISOString() : null,
   }));
@@ -253,11 +261,13 @@ export async function recordSoleNotificationAttempts(db: Queryable, recorded: Re
     `WITH a AS (
        SELECT * FROM json_to_recordset($1::json) AS a (delivery_id text, event_id text, attempt_no int, trigger text,
          url text, started_at timestamptz, http_status int, latency_ms int, response_excerpt text, error text,
-         status text, next_attempt_at timestamptz)),
+         business_id text, mode text, status text, next_attempt_at timestamptz)),
      attempt AS (
        INSERT INTO dispatcher.attempts
-         (delivery_id, event_id, attempt_no, trigger, url, started_at, http_status, latency_ms, response_excerpt, error)
-       SELECT delivery_id, event_id, attempt_no, trigger, url, started_at, http_status, latency_ms, response_excerpt, error
+         (delivery_id, event_id, attempt_no, trigger, url, started_at, http_status, latency_ms, response_excerpt, error,
+          business_id, mode)
+       SELECT delivery_id, event_id, attempt_no, trigger, url, started_at, http_status, latency_ms, response_excerpt, error,
+              business_id, mode
          FROM a),
      event AS (
        UPDATE dispatcher.events e SET status = a.status FROM a WHERE e.id = a.event_id AND e.id = ANY($3::text[]))

@@ -187,6 +187,8 @@ export const eventResource = scopedResource("event", "dispatcher.events", {
   id: { type: "id", column: "id", sortable: true },
   event: { type: "string", column: "kind", sortable: true },
   resource: { type: "id", column: "resource_id" },
+  /** The same as resource (the record calls it resource): `resourceId:<authorization id>` is one timeline's events. */
+  resourceId: { type: "id", column: "resource_id", selectable: false },
   status: { type: "string", column: "status", sortable: true },
   createdAt: { type: "date", column: "created_at", sortable: true },
 });

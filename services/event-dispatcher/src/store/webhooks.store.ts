@@ -43,6 +43,19 @@ export async function deleteWebhook(db: Queryable, id: string): Promise<void> {
   await db.query("DELETE FROM dispatcher.webhooks WHERE id = $1", [id]);
 }
 
+/** The webhook, when the routing table holds it for this business and mode. */
+export async function findWebhook(
+  db: Queryable,
+  scope: { businessId: string; mode: string },
+  id: string,
+): Promise<{ id: string } | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    "SELECT id FROM dispatcher.webhooks WHERE id = $1 AND business_id = $2 AND mode = $3",
+    [id, scope.businessId, scope.mode],
+  );
+  return rows[0];
+}
+
 export async function webhooksOf(db: Queryable, businessId: string, mode: string): Promise<RouteCandidate[]> {
   const { rows } = await db.query<{
     id: string;

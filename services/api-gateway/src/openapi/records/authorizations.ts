@@ -43,7 +43,7 @@ const networkResponseBody = z.object({
   responseCode: z
     .string()
     .describe(
-      "ISO 8583: 00 approved, 10 approved for less (partial), 51 insufficient funds, 57 spending control, 91 no answer in time, 05 other …",
+      'ISO 8583: 00 approved, 10 approved for less (partial), 51 insufficient funds, 54 expired, 57 card control, 61 spending limit, 62 card or account not active, 91 no answer in time or platform overloaded, 05 declined by the receiver or other (README, "Card network interface")',
     ),
   transactionReference: z.string(),
 });
@@ -86,12 +86,16 @@ export const authorizationRecord = named(
       .enum(["direct-response", "system-response", "stand-in"])
       .optional()
       .describe(
-        "direct-response: the receiver decided; system-response: the platform did (a failed pre-check, the timeout default); stand-in: the program's stand-in rules did (no usable answer in time)",
+        "direct-response: the receiver decided; system-response: the platform did (a failed pre-check, the timeout default); stand-in: stand-in rules did (the program's, else the deciding webhook's; no usable answer in time)",
       ),
     standInRule: z
       .string()
       .optional()
       .describe("The stand-in rule that decided the capture: its name, rules[<index>], or otherwise"),
+    standInSource: z
+      .enum(["program", "webhook"])
+      .optional()
+      .describe("Whose stand-in rules decided (with standInRule): the card program's, or the deciding webhook's"),
     statusReason: z
       .string()
       .optional()

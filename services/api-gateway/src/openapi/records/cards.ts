@@ -11,8 +11,11 @@ import { idOf, metadata, minorUnits, time } from "./common";
 const network = z.enum(["verve", "mastercard"]);
 const cardType = z.enum(["virtual", "physical"]);
 
-/** authorization.standIn as the program keeps it (contracts' standInSchema; MCC lists always as an array). */
-const standInRecord = z
+/**
+ * authorization.standIn as the program keeps it (contracts' standInSchema; MCC lists always as an array); a webhook's
+ * standIn is shown the same way (records/platform.ts).
+ */
+export const standInRecord = z
   .object({
     rules: z.array(
       z.object({

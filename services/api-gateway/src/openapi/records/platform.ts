@@ -12,12 +12,14 @@ import {
   modeSchema,
   webhookRecordSchema,
   webhookSecretSchema,
+  webhookTestDataSchema,
 } from "@cardhold/contracts";
 import { PERMISSIONS } from "../../domain/permissions";
 import { named } from "../schema";
 import { idOf, time } from "./common";
 import { paymentRecord } from "./bills";
 import { authorizationRecord, transactionRecord } from "./authorizations";
+import { standInRecord } from "./cards";
 import { requestRecord } from "./requests";
 
 export const customerRecord = named(
@@ -28,7 +30,17 @@ export const customerRecord = named(
       .describe("As sent, but an individual's address always has postalCode and identity urls are never shown"),
   }),
 );
-export const webhookRecord = named("Webhook", webhookRecordSchema);
+export const webhookRecord = named(
+  "Webhook",
+  webhookRecordSchema.extend({
+    standIn: standInRecord
+      .nullable()
+      .describe(
+        "Stand-in rules for the captures this webhook decides when it gives no usable answer in time, used when the " +
+          "card's program has none of its own (null: none; then timeoutDefault decides)",
+      ),
+  }),
+);
 export const signingKeyRecord = named("SigningKey", webhookSecretSchema);
 
 export const eventRecord = named(
@@ -40,7 +52,7 @@ export const eventRecord = named(
     resource: z.string().describe("The id of the resource it is about"),
     status: z.enum(["pending", "delivered", "failed"]),
     data: z
-      .union([authorizationRecord, transactionRecord, paymentRecord, requestRecord])
+      .union([authorizationRecord, transactionRecord, paymentRecord, requestRecord, webhookTestDataSchema])
       .describe("The resource as the event carried it"),
     createdAt: time,
   }),
