@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
 import { Kafka, logLevel, type Admin } from "kafkajs";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +9,7 @@ import { TOPICS } from "@cardhold/contracts";
 import { eventually } from "../support/eventually";
 import { HAS_INFRASTRUCTURE, KAFKA_BROKERS } from "./support/infrastructure";
 
+const require = createRequire(import.meta.url);
 const logger = pino({ level: process.env.BUS_IT_LOG ?? "silent" });
 
 describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () => {
@@ -186,4 +189,44 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
     });
     await eventually(() => expect(secondSeen).toEqual([5, 6, 7]), 30_000);
   });
+
+  it("subscribes at once to a group whose member crashed, and handles what waited once the group is joined", async () => {
+    const group = `bus-it-${run}-crashed`;
+    const key = `${run}-crashed`;
+    // A member that joined the group and was SIGKILLed: the group holds it until its session (6 s) runs out.
+    const crashed = spawn(process.execPath, ["-e", JOIN_THEN_WAIT, KAFKA_BROKERS!, group, TOPICS.events], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    await new Promise<void>((resolve, reject) => {
+      crashed.stdout.once("data", () => resolve());
+      crashed.once("exit", (code) => reject(new Error(`the member exited (${code}) before it joined`)));
+    });
+    crashed.kill("SIGKILL");
+    const bus = await newBus();
+    const seen: number[] = [];
+    const started = Date.now();
+    await bus.subscribe({
+      group,
+      topics: [TOPICS.events],
+      handler: async (m) => void (m.key === key && seen.push((m.value as { n: number }).n)),
+    });
+    // Not held until the dead member's session is over: a service starts serving at once after a crash.
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await producer.publish(Array.from({ length: 3 }, (_, n) => ({ topic: TOPICS.events, key, value: { n } })));
+    await eventually(() => expect(seen).toEqual([0, 1, 2]), 30_000);
+  });
 });
+
+/** A kafkajs consumer that joins the group (argv: brokers, group, topic), says so on stdout and waits. */
+const JOIN_THEN_WAIT = `
+const { Kafka, logLevel } = require(${JSON.stringify(require.resolve("kafkajs"))});
+const [brokers, groupId, topic] = process.argv.slice(1);
+const consumer = new Kafka({ clientId: "bus-it-crashed", brokers: brokers.split(","), logLevel: logLevel.NOTHING })
+  .consumer({ groupId, sessionTimeout: 6000, heartbeatInterval: 1000 });
+consumer.on(consumer.events.GROUP_JOIN, () => process.stdout.write("joined\\n"));
+(async () => {
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topic] });
+  await consumer.run({ eachMessage: async () => {} });
+})();
+`;

@@ -40,6 +40,10 @@ export interface Bus {
   /** Connects and creates the topics. */
   start(): Promise<void>;
   publish(messages: OutgoingMessage[]): Promise<void>;
+  /**
+   * Registers a consumer group's handler. Resolves once the group is registered, not joined: with Kafka the join
+   * (seconds after a crash, while the dead member's session runs out) goes on in the background.
+   */
   subscribe(subscription: Subscription): Promise<void>;
   ready(): Promise<boolean>;
   /** What each group subscribed through this bus has yet to handle, per topic; cheap (no I/O), for a scrape. */

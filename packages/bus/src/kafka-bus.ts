@@ -167,6 +167,8 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
         allowAutoTopicCreation: false,
         sessionTimeout: SESSION_TIMEOUT_MS,
         heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+        // A join still under way when the bus stops must not bring the consumer back after its disconnect.
+        retry: { retries: 8, initialRetryTime: 200, restartOnFailure: async () => !stopping },
       });
       const progress = createOffsetProgress(consumer, opts.logger);
       consumers.push({ consumer, progress });
@@ -205,7 +207,10 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
             "message set aside on dead-letters.v1: its handler cannot take it",
           ),
       });
-      await consumer.run({
+      // Not awaited: kafkajs resolves run() only once the group is joined, and after a crash the join waits for the
+      // dead member's session to end (6 s) and a rebalance per group. Messages wait at the group's committed offsets
+      // meanwhile, so a restarted service serves its HTTP requests and runs its workers at once.
+      const running = consumer.run({
         // Partitions are independent (order is per key), so handle them side by side.
         partitionsConsumedConcurrently: opts.partitions ?? 3,
         autoCommit: false,
@@ -227,6 +232,9 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
           }
         },
       });
+      running.catch((err: unknown) =>
+        opts.logger.error({ err, group: subscription.group }, "consumer could not start; its messages wait"),
+      );
     },
     async ready() {
       try {
