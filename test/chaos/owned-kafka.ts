@@ -41,8 +41,8 @@ export async function startOwnedKafka(dir: string, port: number, controllerPort:
       classpath,
       "kafka.tools.StorageTool",
       "format",
-      "-t",
-      randomBytes(16).toString("base64url"),
+      // As one argument: a base64url id may start with "-", which the tool would take for an option.
+      `--cluster-id=${randomBytes(16).toString("base64url")}`,
       "-c",
       props,
       "--ignore-formatted",
