@@ -17,17 +17,17 @@ const lateness = (appliedBy: string, series: "count" | "sum" | "bucket", le?: st
     applied_by: appliedBy,
     ...(le ? { le } : {}),
   });
-/** The timeout default is applied by the waiting request or by the sweeper, whichever comes first. */
-const defaulted = (series: "count" | "sum") => async () =>
-  (await lateness("deadline-sweeper", series)()) + (await lateness("waiting-request", series)());
+/** A request waiting in this engine applies its own timeout default; the sweeper leaves it alone. */
+const defaulted = (series: "count" | "sum") => lateness("waiting-request", series);
 
 describe("the engine's queue metrics", () => {
   it("show an authorization awaiting its answer, and how late its timeout default was applied", async () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });
     const defaultedBefore = await defaulted("count")();
+    const sweptBefore = await lateness("deadline-sweeper", "count")();
     const path = `/simulation/cards/${card.cardId}/request-authorization/capture`;
-    // One second of window left: nobody answers, and the sweeper applies the default.
+    // One second of window left: nobody answers, and the waiting request applies the default.
     const reply = call(
       h,
       as,
@@ -43,6 +43,7 @@ describe("the engine's queue metrics", () => {
     }, 900);
     expect((await reply).body.data).toMatchObject({ status: "declined", statusReason: "timeout-error" });
     await eventually(async () => expect(await defaulted("count")()).toBe(defaultedBefore + 1));
+    expect(await lateness("deadline-sweeper", "count")()).toBe(sweptBefore);
     // The harness has no grace: the default lands within a few milliseconds of the deadline.
     expect(await defaulted("sum")()).toBeLessThan(1);
     const samples = await scrape(h.url);

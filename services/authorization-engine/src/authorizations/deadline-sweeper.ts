@@ -27,6 +27,7 @@ const BATCH = 50;
  * busy machine in the chaos run; one transaction each still never holds two authorizations' locks.
  */
 const CONCURRENCY = 4;
+const OVERDUE_RECHECK_MS = 25;
 
 /**
  * Ends every authorization whose answer is overdue with its timeout default, each in its own transaction; durable
@@ -41,7 +42,8 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
   const armFor = (due: Date | undefined) => {
     clearTimeout(alarm);
     const wait = due === undefined ? Infinity : due.getTime() + graceMs - Date.now();
-    if (wait < pollMs) alarm = setTimeout(() => worker.wake(), Math.max(0, wait) + 5);
+    // Still open past its deadline: being defaulted by its waiting request or locked by another engine; look again soon.
+    if (wait < pollMs) alarm = setTimeout(() => worker.wake(), wait > 0 ? wait + 5 : OVERDUE_RECHECK_MS);
   };
   const worker = createPollingWorker({
     name: "deadline sweeper",
@@ -55,13 +57,15 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
         return false;
       }
       const overdue = await findOverdueAuthorizationIds(opts.db, graceMs, BATCH);
-      await eachAtMost(CONCURRENCY, overdue, async (id) => {
+      // A request waiting in this process applies its own default at the same moment: no second transaction racing it.
+      const orphans = overdue.filter((id) => !opts.waiters.isWaiting(id));
+      await eachAtMost(CONCURRENCY, orphans, async (id) => {
         const decided = await opts.db.tx((tx) => applyOverdueDefault(tx, id, { now: Date.now(), skipLocked: true }));
         if (!decided) return;
         opts.waiters.decided([decided.row]);
         opts.lateness.applied("deadline-sweeper", decided.dueAt);
       });
-      if (overdue.length === BATCH) return true;
+      if (orphans.length > 0 && overdue.length === BATCH) return true;
       armFor(await nextDeadline(opts.db));
       return false;
     },

@@ -115,6 +115,8 @@ export function createDecisionWaiters(db: Db, opts: DecisionWaitersOptions = {})
       const row = await wait(scope, asked, timeoutMs);
       return row ?? (await findAuthorization(db, scope, asked.id)) ?? asked;
     },
+    /** Whether a request in this process waits for this authorization (and so applies its default itself). */
+    isWaiting: (id: string) => waiting.has(id),
     /** Requests waiting now (the engine's authorizations_awaiting_decision gauge). */
     waitingCount: () => [...waiting.values()].reduce((n, set) => n + set.size, 0),
   };
