@@ -167,8 +167,9 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
         allowAutoTopicCreation: false,
         sessionTimeout: SESSION_TIMEOUT_MS,
         heartbeatInterval: HEARTBEAT_INTERVAL_MS,
-        // A join still under way when the bus stops must not bring the consumer back after its disconnect.
-        retry: { retries: 8, initialRetryTime: 200, restartOnFailure: async () => !stopping },
+        // kafkajs's consumer default (5 retries, the client's timings), and a join still under way when the bus stops
+        // must not bring the consumer back after its disconnect.
+        retry: { retries: 5, restartOnFailure: async () => !stopping },
       });
       const progress = createOffsetProgress(consumer, opts.logger);
       consumers.push({ consumer, progress });

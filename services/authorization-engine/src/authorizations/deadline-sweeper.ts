@@ -33,7 +33,8 @@ const OVERDUE_RECHECK_MS = 25;
  * Ends every authorization whose answer is overdue with its timeout default, each in its own transaction; durable
  * across restarts. Each poll reads the earliest open deadline and sets an alarm for it when it falls before the next
  * poll, so a default is applied within the grace of its deadline, not a poll later (a deadline is 4 s out when it is
- * set, the poll 1 s).
+ * set, the poll 1 s). An authorization whose request waits in this process is left to that request, which applies
+ * the default itself at the same moment; the sweeper is for the others, above all those of an engine that died.
  */
 export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
   const graceMs = opts.graceMs ?? 50;
