@@ -6,6 +6,7 @@ import { eventually } from "../../../test/support/eventually";
 import { eventMessage } from "../../../test/support/event-message";
 import { FakeReceiver } from "../../../test/support/fake-receiver";
 import { sign } from "../src/domain/signature";
+import { announceWebhook } from "./calls";
 import { INTERNAL, startDispatcher, type DispatcherHarness } from "./harness";
 
 let h: DispatcherHarness;
@@ -31,36 +32,9 @@ async function receiver(): Promise<FakeReceiver> {
   return r;
 }
 
-interface Hook {
-  id: string;
-  businessId: string;
-  signingKey: string;
-}
-
-async function webhook(
-  businessId: string,
-  url: string,
-  change: Partial<WebhookChangedMessage["data"]> = {},
-): Promise<Hook> {
-  const data = {
-    id: newId("webhook"),
-    url,
-    events: [],
-    signingKey: `key-${Math.random()}`,
-    status: "enabled" as const,
-    isDefault: true,
-    ...change,
-  };
-  const value: WebhookChangedMessage = {
-    type: "webhook.changed",
-    businessId,
-    mode: "test",
-    occurredAt: new Date().toISOString(),
-    data,
-  };
-  await bus.publish([{ topic: TOPICS.webhooks, key: data.id, value }]);
-  return { id: data.id, businessId, signingKey: data.signingKey };
-}
+/** A webhook announced on webhooks.v1, as the registry does. */
+const webhook = (businessId: string, url: string, change: Partial<WebhookChangedMessage["data"]> = {}) =>
+  announceWebhook(bus, businessId, url, change);
 
 async function publishEvent(
   businessId: string,
