@@ -111,6 +111,8 @@ transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
 transaction.state.log.num.partitions=3
 group.initial.rebalance.delay.ms=0
+# Lets a consumer ask for a session below the default minimum of 6 s (KAFKA_SESSION_TIMEOUT_MS, docs/operations/scaling.md).
+group.min.session.timeout.ms=1000
 auto.create.topics.enable=true
 num.network.threads=2
 num.io.threads=4

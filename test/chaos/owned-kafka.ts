@@ -107,6 +107,7 @@ function brokerProperties(logDir: string, port: number, controllerPort: number):
     "transaction.state.log.min.isr=1",
     "transaction.state.log.num.partitions=3",
     "group.initial.rebalance.delay.ms=0",
+    "group.min.session.timeout.ms=1000",
     "auto.create.topics.enable=true",
     "num.network.threads=2",
     "num.io.threads=4",

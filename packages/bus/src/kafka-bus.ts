@@ -18,11 +18,12 @@ import {
 /**
  * A member that died without leaving (SIGKILL) holds its partitions, and a member that joins waits, until its session
  * times out: nothing on those partitions moves meanwhile, and a decision there is answered by its timeout default.
- * 6 s is the broker's smallest session by default (group.min.session.timeout.ms); the chaos run measured a killed
- * engine or dispatcher holding its partitions 8-9 s with 10 s. Heartbeats every second keep a live member in.
+ * 6 s is the broker's smallest session by default (group.min.session.timeout.ms), so it is the default here; a broker
+ * that allows less lets KafkaBusOptions.sessionTimeoutMs shorten that stall (docs/operations/scaling.md).
  */
-const SESSION_TIMEOUT_MS = 6_000;
-const HEARTBEAT_INTERVAL_MS = 1_000;
+const DEFAULT_SESSION_TIMEOUT_MS = 6_000;
+/** Heartbeats a third of a session apart (at most a second): two may be lost before a live member is dropped. */
+const heartbeatIntervalFor = (sessionTimeoutMs: number) => Math.min(1_000, Math.floor(sessionTimeoutMs / 3));
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -36,6 +37,11 @@ export interface KafkaBusOptions {
   lagIntervalMs?: number;
   /** When a message its handler keeps failing on is set aside (poison.ts; default 5 attempts over 60 s). */
   poison?: PoisonPolicy;
+  /**
+   * How long a consumer group waits for a member that stopped heartbeating (a crashed process) before handing its
+   * partitions to the others (default 6 s; the broker's group.min.session.timeout.ms must allow it).
+   */
+  sessionTimeoutMs?: number;
 }
 
 const KAFKA_TO_PINO: Record<number, "error" | "warn" | "info" | "debug"> = {
@@ -99,6 +105,7 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
     retry: { retries: 8, initialRetryTime: 200 },
   });
   const admin = kafka.admin();
+  const sessionTimeoutMs = opts.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
   const producer: Producer = kafka.producer({
     idempotent: true,
     maxInFlightRequests: 1,
@@ -165,8 +172,8 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       const consumer = kafka.consumer({
         groupId: subscription.group,
         allowAutoTopicCreation: false,
-        sessionTimeout: SESSION_TIMEOUT_MS,
-        heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+        sessionTimeout: sessionTimeoutMs,
+        heartbeatInterval: heartbeatIntervalFor(sessionTimeoutMs),
         // kafkajs's consumer default (5 retries, the client's timings), and a join still under way when the bus stops
         // must not bring the consumer back after its disconnect.
         retry: { retries: 5, restartOnFailure: async () => !stopping },

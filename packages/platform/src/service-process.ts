@@ -24,6 +24,8 @@ export interface ServiceProcessOptions<S extends z.ZodRawShape> {
 const processShape = {
   HOST: zod.string().default("127.0.0.1"),
   KAFKA_PARTITIONS: zod.coerce.number().int().min(1).max(64).default(3),
+  /** How long a crashed instance holds its partitions (docs/operations/scaling.md); the broker must allow it. */
+  KAFKA_SESSION_TIMEOUT_MS: zod.coerce.number().int().min(1_000).max(300_000).default(6_000),
 };
 
 /** The distributed mode's main: one service in this process, against Kafka and PostgreSQL. */
@@ -47,6 +49,7 @@ export async function runServiceProcess<S extends z.ZodRawShape>(opts: ServicePr
     logger,
     topics: ALL_TOPICS,
     partitions: config.KAFKA_PARTITIONS,
+    sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
   });
   const deps: ServiceDeps = {
     db,
