@@ -36,6 +36,8 @@ export interface Audit {
 export interface Decision {
   answerBy: number;
   decidedAt: number;
+  /** Ended by the timeout default (statusReason timeout-error): no usable answer reached the engine in time. */
+  timedOut: boolean;
 }
 
 interface AuditOptions {
@@ -98,15 +100,18 @@ export async function auditAfterRun(opts: AuditOptions): Promise<Audit> {
 async function decisionTimes(query: Query): Promise<Decision[]> {
   const { rows } = await query(`
     WITH e AS (SELECT id, answer_by, COALESCE(envelope::jsonb -> 'data' ->> 'authorization', resource_id) AS authorization_id,
-                      (envelope::jsonb -> 'metadata' ->> 'sentAt')::timestamptz AS sent_at
+                      (envelope::jsonb -> 'metadata' ->> 'sentAt')::timestamptz AS sent_at,
+                      envelope::jsonb -> 'data' ->> 'statusReason' AS status_reason
                  FROM dispatcher.events WHERE kind LIKE 'card.%'),
-         q AS (SELECT authorization_id, answer_by, lead(sent_at) OVER (PARTITION BY authorization_id ORDER BY sent_at, id) AS next_at FROM e)
-    SELECT q.answer_by, COALESCE(q.next_at, a.updated_at) AS decided_at
+         q AS (SELECT authorization_id, answer_by, lead(sent_at) OVER next AS next_at, lead(status_reason) OVER next AS next_reason
+                 FROM e WINDOW next AS (PARTITION BY authorization_id ORDER BY sent_at, id))
+    SELECT q.answer_by, COALESCE(q.next_at, a.updated_at) AS decided_at, COALESCE(q.next_reason, a.status_reason) AS reason
       FROM q LEFT JOIN engine.authorizations a ON a.id = q.authorization_id AND a.type = 'check'
      WHERE q.answer_by IS NOT NULL`);
   return rows.map((r) => ({
     answerBy: (r.answer_by as Date).getTime(),
     decidedAt: r.decided_at ? (r.decided_at as Date).getTime() : Infinity,
+    timedOut: r.reason === "timeout-error",
   }));
 }
 
@@ -263,18 +268,17 @@ export function printReport(input: ReportInput): boolean {
     );
     return overlapped.find(isDatabaseOutage) ?? overlapped[0];
   };
-  const decidedLateByWindow = new Map<string, number>();
-  for (const d of decidedLate) {
-    const what = decisionWindow(d)?.what ?? "outside every fault";
-    decidedLateByWindow.set(what, (decidedLateByWindow.get(what) ?? 0) + 1);
-  }
+  const byDecisionWindow = (list: Decision[]) => countBy(list, (d) => decisionWindow(d)?.what ?? "outside every fault");
+  const decidedLateByWindow = byDecisionWindow(decidedLate);
+  const timedOutByWindow = byDecisionWindow(audit.decisions.filter((d) => d.timedOut));
+  const askedByWindow = byDecisionWindow(audit.decisions);
   const decidedLateOutsideDatabase = decidedLate.filter((d) => !isDatabaseOutage(decisionWindow(d)));
 
   const lines = [
     `chaos run: seed ${input.seed}, ${input.seconds} s at ${input.rate}/s, two instances of the engine, the dispatcher and the gateway`,
     "",
-    "| fault | from | ready again | 5xx or cut off (shedding apart) | decided after deadline + 250 ms | answered after deadline + 250 ms |",
-    "|---|---|---|---|---|---|",
+    "| fault | from | ready again | 5xx or cut off (shedding apart) | decided after deadline + 250 ms | answered after deadline + 250 ms | decisions ended by the timeout default |",
+    "|---|---|---|---|---|---|---|",
     ...[
       ...windows
         .sort((a, b) => a.fromMs - b.fromMs)
@@ -283,7 +287,8 @@ export function printReport(input: ReportInput): boolean {
     ].map(
       ([what, from, to]) =>
         `| ${what === "outside every fault" ? `(outside every fault, ${GRACE_MS / 1_000} s grace after each)` : what} | ${from} | ${to} | ` +
-        `${failuresByWindow.get(what!) ?? 0} | ${decidedLateByWindow.get(what!) ?? 0} | ${lateByWindow.get(what!) ?? 0} |`,
+        `${failuresByWindow.get(what!) ?? 0} | ${decidedLateByWindow[what!] ?? 0} | ${lateByWindow.get(what!) ?? 0} | ` +
+        `${timedOutByWindow[what!] ?? 0} of ${askedByWindow[what!] ?? 0} |`,
     ),
     "",
     `refused at once by load shedding (503 platform-overloaded): ${shed.length}, ${[...describe(shed)].map(([what, n]) => `${n} in "${what}"`).join(", ") || "none"}`,
