@@ -76,12 +76,13 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   const vault = createCardVault(opts.cardDataKey);
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
   const sweeperGraceMs = opts.sweeperGraceMs ?? 50;
-  const lateness = createDecisionLateness(deps.metrics.registry);
+  const lateness = createDecisionLateness(deps.metrics.registry, deps.logger);
   const applyDefault = async (id: string) => {
+    const startedAt = Date.now();
     const decided = await deps.db.tx((tx) =>
       applyOverdueDefault(tx, id, { now: Date.now(), overdueByMs: sweeperGraceMs }),
     );
-    if (decided) lateness.applied("waiting-request", decided.dueAt);
+    if (decided) lateness.applied("waiting-request", decided.dueAt, { id, startedAt });
     return decided?.row;
   };
   const waiters = createDecisionWaiters(deps.db, { graceMs: sweeperGraceMs, applyDefault });

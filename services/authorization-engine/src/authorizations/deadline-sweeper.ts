@@ -61,10 +61,11 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
       // A request waiting in this process applies its own default at the same moment: no second transaction racing it.
       const orphans = overdue.filter((id) => !opts.waiters.isWaiting(id));
       await eachAtMost(CONCURRENCY, orphans, async (id) => {
+        const startedAt = Date.now();
         const decided = await opts.db.tx((tx) => applyOverdueDefault(tx, id, { now: Date.now(), skipLocked: true }));
         if (!decided) return;
         opts.waiters.decided([decided.row]);
-        opts.lateness.applied("deadline-sweeper", decided.dueAt);
+        opts.lateness.applied("deadline-sweeper", decided.dueAt, { id, startedAt });
       });
       if (orphans.length > 0 && overdue.length === BATCH) return true;
       armFor(await nextDeadline(opts.db));

@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import { Histogram, type Registry } from "prom-client";
 
 /**
@@ -7,16 +8,22 @@ import { Histogram, type Registry } from "prom-client";
 export type AppliedBy = "answer" | "deadline-sweeper" | "waiting-request";
 
 export interface DecisionLateness {
-  /** Call after the decision committed, with the answer deadline it was decided against. */
-  applied(by: AppliedBy, dueAt: Date | null, at?: number): void;
+  /**
+   * Call after the decision committed, with the answer deadline it was decided against and when its transaction
+   * started (so a late one says whether it started late or took long).
+   */
+  applied(by: AppliedBy, dueAt: Date | null, decided: { id: string; startedAt: number }): void;
 }
+
+/** Past this, the card network's answer is late (the deadline plus the 250 ms issue 12 allows): logged one by one. */
+const LATE_MS = 250;
 
 /**
  * How late past its answer deadline each decision was applied (0 when on time). The sweeper's defaults land at the
  * deadline plus its grace (50 ms by default); anything well past that means the sweeper or the decisions topic fell
  * behind, and the network waited. Observed after the commit, from values at hand: no statement on the real-time path.
  */
-export function createDecisionLateness(registry: Registry): DecisionLateness {
+export function createDecisionLateness(registry: Registry, logger: Logger): DecisionLateness {
   const histogram = new Histogram({
     name: "authorization_decision_lateness_seconds",
     help: "How long after its answer deadline each awaited authorization was decided (0 when on time), by what applied it",
@@ -26,9 +33,14 @@ export function createDecisionLateness(registry: Registry): DecisionLateness {
   });
   for (const by of ["answer", "deadline-sweeper", "waiting-request"] as const) histogram.zero({ applied_by: by });
   return {
-    applied(by, dueAt, at = Date.now()) {
+    applied(by, dueAt, { id, startedAt }) {
       if (dueAt === null) return;
-      histogram.observe({ applied_by: by }, Math.max(0, at - dueAt.getTime()) / 1_000);
+      const lateMs = Date.now() - dueAt.getTime();
+      histogram.observe({ applied_by: by }, Math.max(0, lateMs) / 1_000);
+      if (lateMs > LATE_MS) {
+        const startedLateMs = startedAt - dueAt.getTime();
+        logger.warn({ authorizationId: id, appliedBy: by, lateMs, startedLateMs }, "decision applied late");
+      }
     },
   };
 }

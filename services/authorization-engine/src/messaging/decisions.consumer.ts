@@ -22,6 +22,7 @@ export function subscribeToDecisions(deps: {
       const parsed = decisionAnsweredMessage.safeParse(message.value);
       if (!parsed.success)
         return deps.logger.error({ messageId: message.id }, "skipping malformed decisions.v1 message");
+      const startedAt = Date.now();
       let decided: Decided | undefined;
       // No inbox: an answer applies only to the decision it names while it is open, so a repeat changes nothing.
       await deps.db.tx(async (tx) => {
@@ -29,7 +30,7 @@ export function subscribeToDecisions(deps: {
       });
       if (!decided) return;
       deps.waiters.decided([decided.row]);
-      deps.lateness.applied("answer", decided.dueAt);
+      deps.lateness.applied("answer", decided.dueAt, { id: decided.row.id, startedAt });
     },
   });
 }
