@@ -253,6 +253,26 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
     // before 6 s (what the topic held before the probe is read first, so `seen` itself may take longer).
     expect(firstHandledAt - crashedAt).toBeLessThan(5_000);
   });
+
+  it("keeps an idle member of a 2 s session in its group (it fetches and heartbeats within the session)", async () => {
+    const group = `bus-it-${run}-idle-short-session`;
+    const member = await newBus(undefined, 2_000);
+    await member.subscribe({ group, topics: [TOPICS.deadLetters], handler: async () => undefined });
+    const memberIds = () =>
+      withAdmin(async (admin) => {
+        const { groups } = await admin.describeGroups([group]);
+        return { state: groups[0]!.state, members: groups[0]!.members.map((m) => m.memberId) };
+      });
+    const joined = await eventually(async () => {
+      const described = await memberIds();
+      expect(described).toMatchObject({ state: "Stable", members: [expect.any(String)] });
+      return described;
+    }, 30_000);
+    // kafkajs heartbeats from its fetch loop: with its default 5 s fetch wait the member went silent past its
+    // session here, was dropped and joined again under a new member id.
+    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    expect(await memberIds()).toEqual(joined);
+  });
 });
 
 /** A kafkajs consumer that joins the group (argv: brokers, group, topic), says so on stdout and waits. */

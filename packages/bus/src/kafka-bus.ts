@@ -24,6 +24,13 @@ import {
 const DEFAULT_SESSION_TIMEOUT_MS = 6_000;
 /** Heartbeats a third of a session apart (at most a second): two may be lost before a live member is dropped. */
 const heartbeatIntervalFor = (sessionTimeoutMs: number) => Math.min(1_000, Math.floor(sessionTimeoutMs / 3));
+/**
+ * How long a fetch waits on the broker for new messages. kafkajs heartbeats from its fetch loop, so an idle group's
+ * member is silent for this long: with kafkajs's 5 s and a 2 s session, idle members were dropped and rejoined over
+ * and over (249 members removed in one chaos run). Kept at 5 s for sessions of 6 s and more (fewer idle fetches).
+ */
+const fetchWaitFor = (sessionTimeoutMs: number) =>
+  sessionTimeoutMs >= DEFAULT_SESSION_TIMEOUT_MS ? 5_000 : Math.floor(sessionTimeoutMs / 4);
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -174,6 +181,7 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
         allowAutoTopicCreation: false,
         sessionTimeout: sessionTimeoutMs,
         heartbeatInterval: heartbeatIntervalFor(sessionTimeoutMs),
+        maxWaitTimeInMs: fetchWaitFor(sessionTimeoutMs),
         // kafkajs's consumer default (5 retries, the client's timings), and a join still under way when the bus stops
         // must not bring the consumer back after its disconnect.
         retry: { retries: 5, restartOnFailure: async () => !stopping },
