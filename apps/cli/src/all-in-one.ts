@@ -51,7 +51,7 @@ export interface AllInOneOptions {
   /** Where every service's log lines go (default stdout); tests capture them. */
   logDestination?: Parameters<typeof createLogger>[2];
   /** The engine's ISO 8583 network interface (ISO8583_PORT, bound to `host`); off when undefined. */
-  iso8583?: { port: number; timeoutMs?: number };
+  iso8583?: { port: number; timeoutMs?: number; retentionHours?: number };
 }
 
 export interface AllInOne {

@@ -10,6 +10,7 @@ export const DEV_USAGE = `usage: cardhold dev
   RATE_LIMIT_PER_KEY (50) and RATE_LIMIT_BURST_PER_KEY (100), RATE_LIMIT_PER_BUSINESS (100) and
   RATE_LIMIT_BURST_PER_BUSINESS (200): requests a second and bursts (README, "Limits"),
   DELAYED_REQUEST_AFTER_MS (10000): when a write of a key with delayed requests on is answered 202,
-  ISO8583_PORT (unset: off): the ISO 8583 card-network interface's TCP port, on HOST, and ISO8583_TIMEOUT_MS (4000):
-  how long the network waits for an answer.
+  ISO8583_PORT (unset: off): the ISO 8583 card-network interface's TCP port, on HOST, ISO8583_TIMEOUT_MS (4000):
+  how long the network waits for an answer, and ISO8583_RETENTION_HOURS (168): how long an answer is kept for the
+  message's repeats.
   --help, -h                 print this help`;

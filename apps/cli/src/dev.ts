@@ -29,6 +29,7 @@ const DEV_SETTINGS = {
   /** The ISO 8583 network interface's TCP port (on HOST); unset: off. */
   ISO8583_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   ISO8583_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(4_000),
+  ISO8583_RETENTION_HOURS: z.coerce.number().int().min(1).max(8_760).default(168),
 };
 
 /** `cardhold dev`: the all-in-one platform, until the io's signal aborts (Ctrl-C, SIGTERM). */
@@ -59,7 +60,11 @@ export async function devCommand(args: string[], io: CliIo): Promise<number> {
     iso8583:
       config.ISO8583_PORT === undefined
         ? undefined
-        : { port: config.ISO8583_PORT, timeoutMs: config.ISO8583_TIMEOUT_MS },
+        : {
+            port: config.ISO8583_PORT,
+            timeoutMs: config.ISO8583_TIMEOUT_MS,
+            retentionHours: config.ISO8583_RETENTION_HOURS,
+          },
   });
   const { defaultBusiness } = platform;
   io.stdout(`Cardhold is running at ${platform.url}`);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { runServiceProcess } from "@cardhold/platform";
 import { MIN_TIMEOUT_MS } from "./network-interface/deadlines";
+import { DEFAULT_RETENTION_HOURS } from "./network-interface/message-retention";
 import { DEFAULT_TIMEOUT_MS } from "./network-interface/network-interface";
 import { createService, NAME } from "./service";
 
@@ -17,6 +18,8 @@ await runServiceProcess({
     /** The ISO 8583 network interface's TCP port; unset: off. It binds HOST, as the HTTP server does. */
     ISO8583_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     ISO8583_TIMEOUT_MS: z.coerce.number().int().min(MIN_TIMEOUT_MS).max(60_000).default(DEFAULT_TIMEOUT_MS),
+    /** How long an answer is kept for the message's repeats (network-interface/message-retention.ts). */
+    ISO8583_RETENTION_HOURS: z.coerce.number().int().min(1).max(8_760).default(DEFAULT_RETENTION_HOURS),
     HOST: z.string().default("127.0.0.1"),
   },
   create: (deps, config) =>
@@ -30,6 +33,11 @@ await runServiceProcess({
       networkInterface:
         config.ISO8583_PORT === undefined
           ? undefined
-          : { port: config.ISO8583_PORT, host: config.HOST, timeoutMs: config.ISO8583_TIMEOUT_MS },
+          : {
+              port: config.ISO8583_PORT,
+              host: config.HOST,
+              timeoutMs: config.ISO8583_TIMEOUT_MS,
+              retentionHours: config.ISO8583_RETENTION_HOURS,
+            },
     }),
 });

@@ -11,6 +11,7 @@ import {
   type TransactionFields,
 } from "../../../test/support/iso8583-client";
 import { ledgerProblems } from "../../../test/support/ledger-invariants";
+import { pruneNetworkMessages } from "../src/network-interface/message-retention";
 import {
   answerDecision,
   balanceOf,
@@ -318,6 +319,30 @@ describe("duplicates: a repeated message gets the first answer and changes nothi
     expect(rows[0]!.request.pan).toBe(
       `${card.pan.slice(0, 6)}${"*".repeat(card.pan.length - 10)}${card.pan.slice(-4)}`,
     );
+  });
+});
+
+describe("retention: answers kept for repeats are deleted once older than ISO8583_RETENTION_HOURS", () => {
+  it("deletes only what is past the retention; a repeat after that still charges once", async () => {
+    const card = await networkCard({ funds: 10_000 });
+    const old = transactionMessage("0100", { pan: card.pan, amount: 1_000 });
+    expect((await network.request(old)).fields[39]).toBe("00");
+    await h.pg.db.query(
+      "UPDATE engine.network_messages SET received_at = received_at - interval '8 days' WHERE card_id = $1",
+      [card.cardId],
+    );
+    const fresh = transactionMessage("0100", { pan: card.pan, amount: 500 });
+    expect((await network.request(fresh)).fields[39]).toBe("00");
+
+    expect(await pruneNetworkMessages(h.pg.db, 7 * 24 * 3_600_000)).toBe(1);
+    const kept = await h.pg.db.query<{ stan: string }>("SELECT stan FROM engine.network_messages WHERE card_id = $1", [
+      card.cardId,
+    ]);
+    expect(kept.rows.map((r) => r.stan)).toEqual([fresh.fields[11]]);
+
+    expect((await network.request({ ...old, mti: "0101" })).fields[39]).toBe("00");
+    expect(await authorizationsOf(card)).toHaveLength(2);
+    expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 8_500 });
   });
 });
 

@@ -9,6 +9,7 @@ import { answerMessage } from "./answer-message";
 import { backfillPanHashes } from "./card-by-pan";
 import { MIN_TIMEOUT_MS } from "./deadlines";
 import { listen, type Listener } from "./listener";
+import { createMessageRetention, DEFAULT_RETENTION_HOURS } from "./message-retention";
 import type { MessageContext } from "./message-context";
 
 export interface NetworkInterfaceOptions {
@@ -18,6 +19,8 @@ export interface NetworkInterfaceOptions {
   host?: string;
   /** ISO8583_TIMEOUT_MS: how long the network waits for an answer in all (default 4000). */
   timeoutMs?: number;
+  /** ISO8583_RETENTION_HOURS: how long an answer is kept for the message's repeats (default a week). */
+  retentionHours?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 4_000;
@@ -58,9 +61,11 @@ export function createNetworkInterface(
   if (timeoutMs < MIN_TIMEOUT_MS) throw new Error(`ISO8583_TIMEOUT_MS must be at least ${MIN_TIMEOUT_MS}`);
   const context: MessageContext = { ...ctx, timeoutMs };
   const onAnswered = messageMetrics(registry);
+  const retention = createMessageRetention(ctx.db, ctx.logger, opts.retentionHours ?? DEFAULT_RETENTION_HOURS);
   let listener: Listener | undefined;
   return {
     async start() {
+      retention.start();
       const hashed = await backfillPanHashes(context);
       if (hashed > 0) ctx.logger.info({ cards: hashed }, "PAN hashes filled in for the network interface");
       listener = await listen({
@@ -77,6 +82,7 @@ export function createNetworkInterface(
     async stop() {
       await listener?.close(timeoutMs);
       listener = undefined;
+      await retention.stop();
     },
   };
 }

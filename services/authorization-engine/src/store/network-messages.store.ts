@@ -1,5 +1,5 @@
 /** engine.network_messages (migration 012): what the ISO 8583 interface answered each message, for its repeats. */
-import type { Queryable } from "@cardhold/db";
+import type { Db, Queryable } from "@cardhold/db";
 import type { Scope } from "@cardhold/query";
 
 /** The key a message and its repeats share within a business and mode. */
@@ -70,4 +70,17 @@ export async function recordAnswer<Answer>(
     ],
   );
   return rows[0]?.response ?? (await findAnswer<Answer>(db, scope, record.key)) ?? record.response;
+}
+
+/**
+ * Deletes at most `limit` of the oldest messages received before `before`; returns how many. Bookkeeping: a delete a
+ * crash loses is done again at the next pass.
+ */
+export async function deleteMessagesReceivedBefore(db: Db, before: Date, limit: number): Promise<number> {
+  const { rowCount } = await db.bookkeeping(
+    `DELETE FROM engine.network_messages WHERE ctid IN (
+       SELECT ctid FROM engine.network_messages WHERE received_at < $1 ORDER BY received_at LIMIT $2)`,
+    [before, limit],
+  );
+  return rowCount ?? 0;
 }
