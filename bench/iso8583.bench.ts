@@ -4,6 +4,7 @@
  * at once. Reports the rate achieved, the latency the platform adds (answer time minus the receiver's own handling),
  * the response codes, answers later than the network's timeout, and CPU per authorization.
  *   npx tsx bench/iso8583.bench.ts --rate 250 --seconds 20 [--cards 50] [--timeout-ms 4000] [--warm-up-seconds 10]
+ *                                  [--statements]
  */
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
@@ -14,6 +15,7 @@ import { ledgerProblems } from "../test/support/ledger-invariants";
 import { startBenchedAllInOne } from "./support/all-in-one-process";
 import { benchApi, fundedActiveCards } from "./support/bench-api";
 import { cpuPerOperation, readCpu, type ProcessGroups } from "./support/process-cpu";
+import { statementStats } from "./support/statement-stats";
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +25,8 @@ const { values } = parseArgs({
     "timeout-ms": { type: "string", default: "4000" },
     /** Seconds at the full rate before the measured run, so a cold platform's start is not measured. */
     "warm-up-seconds": { type: "string", default: "0" },
+    /** Also report statements per authorization (pg_stat_statements on the embedded server). */
+    statements: { type: "boolean", default: false },
   },
 });
 const rate = Number(values.rate);
@@ -61,7 +65,11 @@ const platform = await startBenchedAllInOne({
   DEFAULT_WEBHOOK_URL: receiverUrl,
   ISO8583_PORT: String(isoPort),
   ISO8583_TIMEOUT_MS: String(timeoutMs),
+  ...(values.statements && {
+    POSTGRES_SETTINGS: JSON.stringify({ shared_preload_libraries: "pg_stat_statements" }),
+  }),
 });
+const statements = values.statements ? await statementStats(platform.databaseUrl()) : undefined;
 const cpuGroups: ProcessGroups = { "all-in-one": () => [platform.child.pid!], postgres: platform.postgresPids };
 const agent = new Agent({ connections: 16 });
 const api = benchApi(platform.url, platform.testKey, agent);
@@ -72,6 +80,7 @@ const network = await connectIso8583(isoPort);
 
 async function run(atRate: number, forSeconds: number) {
   const total = Math.round(atRate * forSeconds);
+  await statements?.reset();
   const cpuBefore = readCpu(cpuGroups);
   const added: number[] = [];
   const codes = new Map<string, number>();
@@ -113,6 +122,7 @@ async function run(atRate: number, forSeconds: number) {
     answeredAfterNetworkTimeout: late,
     unanswered,
     cpuMsPerAuthorization: cpuPerOperation(cpuBefore, readCpu(cpuGroups), Math.max(1, added.length)),
+    ...(statements && { statements: await statements.report(Math.max(1, added.length)) }),
   };
 }
 
@@ -126,6 +136,7 @@ const db = new pg.Client({ connectionString: platform.databaseUrl() });
 await db.connect();
 console.log(JSON.stringify({ ledgerAudit: { problems: await ledgerProblems((text) => db.query(text)) } }));
 await db.end();
+await statements?.close();
 await network.close();
 await platform.stop();
 receiver.close();
