@@ -2,7 +2,7 @@ import type { Queryable } from "@cardhold/db";
 import { AppError, mayStillArrive } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import type { ConfiguredFee } from "../domain/bill-fee";
-import { findProjectedFee, isFeeProjected, type FeeRow } from "../store/fees.store";
+import { findAnyProjectedFee, type FeeRow } from "../store/fees.store";
 
 /** How long after a fee is made its fees.v1 message may still be on its way here. */
 const PROJECTION_LAG_MS = 10_000;
@@ -24,10 +24,15 @@ export async function requireProjectedFee(
 ): Promise<FeeRow> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const fee = await findProjectedFee(db, scope, id);
-    if (fee) return fee;
-    const worthWaiting = Date.now() < deadline && mayStillArrive(id, PROJECTION_LAG_MS);
-    if (!worthWaiting || (await isFeeProjected(db, id))) throw unknownFee(field, id);
+    // One read: with two (this business's fee, then anyone's), a fee projected between them was taken for another
+    // business's and refused.
+    const fee = await findAnyProjectedFee(db, id);
+    if (fee) {
+      if (fee.business_id !== scope.businessId || fee.mode !== scope.mode) throw unknownFee(field, id);
+      const { business_id: _business, mode: _mode, ...row } = fee;
+      return row;
+    }
+    if (Date.now() >= deadline || !mayStillArrive(id, PROJECTION_LAG_MS)) throw unknownFee(field, id);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

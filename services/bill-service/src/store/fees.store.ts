@@ -44,8 +44,17 @@ export async function findProjectedFee(db: Queryable, scope: Scope, id: string):
   return rows[0];
 }
 
-/** Whether any business's fee has this id: a fee of another business is not worth waiting for. */
-export async function isFeeProjected(db: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await db.query("SELECT 1 FROM bills.fees WHERE id = $1", [id]);
-  return (rowCount ?? 0) > 0;
+/**
+ * The fee with this id whichever business it is of, with its business and mode: in one read, a fee of another
+ * business (not worth waiting for) is told apart from this one's arriving between two reads.
+ */
+export async function findAnyProjectedFee(
+  db: Queryable,
+  id: string,
+): Promise<(FeeRow & { business_id: string; mode: string }) | undefined> {
+  const { rows } = await db.query<FeeRow & { business_id: string; mode: string } & Record<string, unknown>>(
+    `SELECT id, name, structure, currency, value, cap, account, business_id, mode FROM bills.fees WHERE id = $1`,
+    [id],
+  );
+  return rows[0];
 }
