@@ -39,6 +39,9 @@ export async function startBenchedAllInOne(env: Record<string, string>): Promise
     nodeArgs: [...profile, ...extra],
     readyTimeoutMs: 120_000,
   });
+  // A bench that throws (an assertion, a 429) must not leave the platform running and burning the next run's CPU.
+  const orphanGuard = () => void platform.child.kill("SIGTERM");
+  process.once("exit", orphanGuard);
   return {
     ...platform,
     databaseUrl: () => embeddedDatabaseUrl(dataDir),
@@ -47,6 +50,7 @@ export async function startBenchedAllInOne(env: Record<string, string>): Promise
       return postmaster ? processTree(postmaster) : [];
     },
     async stop() {
+      process.off("exit", orphanGuard);
       platform.child.kill("SIGTERM");
       await platform.exited;
       rmSync(parent, { recursive: true, force: true });
