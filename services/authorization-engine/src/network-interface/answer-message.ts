@@ -5,7 +5,7 @@
 import { newId } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 import { INTERFACE_RESPONSE_CODES } from "../domain/network-response-codes";
-import { findAnswer, recordAnswer } from "../store/network-messages.store";
+import { recordAnswer } from "../store/network-messages.store";
 import type { PanCard } from "../store/card-pans.store";
 import { answerTo, type Answer } from "./answers";
 import { authorize, recordAdvice } from "./authorization-messages";
@@ -80,11 +80,11 @@ async function answerTransaction(ctx: MessageContext, m: TransactionMessage, rec
     ctx.logger.info({ mti: m.mti, stan: m.stan, pan, why: flow.why }, "network message not supported: answered 12");
     return code("invalid-transaction");
   }
-  const card = await findCardByPan(ctx, m.pan, m.expiry, pan);
+  const key = keyOf(m);
+  const card = await findCardByPan<Answer>(ctx, { pan: m.pan, expiry: m.expiry, maskedPan: pan, key });
   if (!card) return code("unknown-card");
   const scope: Scope = { businessId: card.business_id, mode: card.mode };
-  const key = keyOf(m);
-  const before = await findAnswer<Answer>(ctx.db, scope, key);
+  const before = card.earlier_answer;
   if (before) {
     ctx.logger.info(
       { mti: m.mti, stan: m.stan, pan, code: before.code },

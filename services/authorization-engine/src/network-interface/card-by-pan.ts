@@ -6,7 +6,13 @@
 import type { Db } from "@cardhold/db";
 import type { Logger } from "pino";
 import type { CardVault } from "../cards/card-vault";
-import { findCardsByPanHash, findCardsWithoutPanHash, setPanHashes, type PanCard } from "../store/card-pans.store";
+import {
+  findCardsByPanHash,
+  findCardsWithoutPanHash,
+  setPanHashes,
+  type PanCardWithAnswer,
+} from "../store/card-pans.store";
+import type { NetworkMessageKey } from "../store/network-messages.store";
 import { asField14 } from "./card-checks";
 
 const BACKFILL_BATCH = 500;
@@ -33,21 +39,23 @@ export async function backfillPanHashes(ctx: CardLookup): Promise<number> {
 }
 
 /**
- * The card with this PAN (and, when several share it, this expiry: YYMM); undefined when none, or several, do. Cards
- * of every business and both modes: the PAN decides.
+ * The card with this PAN (and, when several share it, this expiry: YYMM), with the answer already given to the message
+ * `key` names when it is a repeat; undefined when none, or several, do. Cards of every business and both modes: the
+ * PAN decides.
  */
-export async function findCardByPan(
+export async function findCardByPan<Answer>(
   ctx: CardLookup,
-  pan: string,
-  expiry: string | undefined,
-  maskedPan: string,
-): Promise<PanCard | undefined> {
-  const panHash = ctx.vault.panHash(pan);
-  let cards = await findCardsByPanHash(ctx.db, panHash);
-  if (cards.length === 0 && (await backfillPanHashes(ctx)) > 0) cards = await findCardsByPanHash(ctx.db, panHash);
+  message: { pan: string; expiry: string | undefined; maskedPan: string; key: NetworkMessageKey },
+): Promise<PanCardWithAnswer<Answer> | undefined> {
+  const panHash = ctx.vault.panHash(message.pan);
+  const find = () => findCardsByPanHash<Answer>(ctx.db, panHash, message.key);
+  let cards = await find();
+  if (cards.length === 0 && (await backfillPanHashes(ctx)) > 0) cards = await find();
+  const { expiry } = message;
   if (cards.length > 1 && expiry !== undefined) cards = cards.filter((c) => asField14(c.expiry) === expiry);
   if (cards.length > 1) {
-    ctx.logger.warn({ pan: maskedPan, cards: cards.map((c) => c.id) }, "several cards share a PAN: answered 14");
+    const found = cards.map((c) => c.id);
+    ctx.logger.warn({ pan: message.maskedPan, cards: found }, "several cards share a PAN: answered 14");
     return undefined;
   }
   return cards[0];

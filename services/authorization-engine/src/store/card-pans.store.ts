@@ -5,6 +5,7 @@
 import type { Queryable } from "@cardhold/db";
 import type { Mode } from "@cardhold/contracts";
 import type { CardStatus } from "../domain/card-status";
+import type { NetworkMessageKey } from "./network-messages.store";
 
 /** What a network message needs of its card before the engine is asked. */
 export interface PanCard {
@@ -17,10 +18,22 @@ export interface PanCard {
   cvv_encrypted: string;
 }
 
-export async function findCardsByPanHash(db: Queryable, panHash: string): Promise<PanCard[]> {
-  const { rows } = await db.query<PanCard & Record<string, unknown>>(
-    `SELECT id, business_id, mode, status, expiry, currency, cvv_encrypted FROM engine.cards WHERE pan_hash = $1`,
-    [panHash],
+/** A card found by its PAN, with the answer its business and mode gave the message before (null: not a repeat). */
+export type PanCardWithAnswer<Answer> = PanCard & { earlier_answer: Answer | null };
+
+/** The cards with this PAN hash; for each, the answer already given to the message `key` names (one round trip). */
+export async function findCardsByPanHash<Answer>(
+  db: Queryable,
+  panHash: string,
+  key: NetworkMessageKey,
+): Promise<Array<PanCardWithAnswer<Answer>>> {
+  const { rows } = await db.query<PanCardWithAnswer<Answer> & Record<string, unknown>>(
+    `SELECT c.id, c.business_id, c.mode, c.status, c.expiry, c.currency, c.cvv_encrypted,
+            (SELECT m.response FROM engine.network_messages m
+              WHERE m.business_id = c.business_id AND m.mode = c.mode AND m.message_class = $2
+                AND m.terminal_id = $3 AND m.rrn = $4 AND m.stan = $5) AS earlier_answer
+       FROM engine.cards c WHERE c.pan_hash = $1`,
+    [panHash, key.messageClass, key.terminalId, key.rrn, key.stan],
   );
   return rows;
 }

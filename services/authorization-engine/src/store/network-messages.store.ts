@@ -33,11 +33,7 @@ const keyValues = (scope: Scope, key: NetworkMessageKey) => [
 ];
 
 /** The answer given to this message before, if it was answered. */
-export async function findAnswer<Answer>(
-  db: Queryable,
-  scope: Scope,
-  key: NetworkMessageKey,
-): Promise<Answer | undefined> {
+async function findAnswer<Answer>(db: Queryable, scope: Scope, key: NetworkMessageKey): Promise<Answer | undefined> {
   const { rows } = await db.query<{ response: Answer }>(
     `SELECT response FROM engine.network_messages WHERE ${KEY_MATCH}`,
     keyValues(scope, key),
