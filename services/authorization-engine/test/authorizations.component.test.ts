@@ -282,6 +282,28 @@ describe("the transition table through the simulation endpoints", () => {
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 8_000, ledger: 8_000, held: 0 });
   });
 
+  it("amount lowered and declined by the receiver → the lower amount stands all the same, the difference refunded", async () => {
+    const as = newBusiness();
+    const card = await issueCard(h, as, { funds: 10_000 });
+    const capture = await decide(as, card, "capture", { amount: 2_000, channel: "online" }, approve);
+    const reply = await decide(
+      as,
+      card,
+      "update-capture",
+      { authorization: capture.body.data.id, updateAmount: 1_500, channel: "online" },
+      { body: { action: "decline", code: "invalid-transaction" } },
+    );
+    expect(reply.body.data).toMatchObject({
+      status: "approved",
+      amount: 1_500,
+      decisionType: "system-response",
+      statusReason: "decrease-not-refusable",
+    });
+    expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 8_500, ledger: 8_500, held: 0 });
+    await kindsOf(capture.body.data.id, 6);
+    expect(eventsOf(h, capture.body.data.id).at(-1)!.data).toMatchObject({ type: "adjustment", amount: 500 });
+  });
+
   it("amount change beyond the funding balance → declined by the service without asking", async () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 3_000 });

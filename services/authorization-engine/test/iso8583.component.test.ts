@@ -413,6 +413,23 @@ describe("reversals (0400, 0420)", () => {
     await books();
   });
 
+  it("0400 partial the receiver declines: still 00, and the lower amount stands (a reversal is not refusable)", async () => {
+    const card = await networkCard({ funds: 10_000 });
+    const { message, id } = await approvedCapture(card, 4_000);
+    policy = () => ({ action: "decline", code: "invalid-transaction" });
+    const reversal = reversalOf("0400", message, card, { 95: replacementAmounts(1_000) });
+    expect(await network.request(reversal)).toMatchObject({ mti: "0410", fields: { 39: "00" } });
+    await eventually(async () =>
+      expect((await call(h, as, "GET", `/card-authorizations/${id}`)).body.data).toMatchObject({
+        status: "approved",
+        amount: 1_000,
+        statusReason: "decrease-not-refusable",
+      }),
+    );
+    expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 9_000, held: 0 });
+    await books();
+  });
+
   it("the same reversal twice at once: both answered 00, reversed once", async () => {
     const card = await networkCard({ funds: 10_000 });
     const { message, id } = await approvedCapture(card, 1_000);

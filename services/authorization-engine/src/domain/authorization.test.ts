@@ -217,6 +217,46 @@ describe("the interface's transition table, row by row", () => {
     ]);
   });
 
+  it.each([
+    [
+      "the receiver declines it",
+      (p: Authorization) => applyAnswer(p, { action: "decline", code: "invalid-transaction" }, NOW),
+    ],
+    ["no answer, timeout default decline", (p: Authorization) => applyTimeoutDefault(p, NOW + 4_000)],
+  ])("pending decrease + %s → the lower amount applies all the same (the network's, not refusable)", (_, decide) => {
+    const pending = requestAmountUpdate(
+      approved({ timeoutDefault: "decline" }),
+      { amount: 40_000, fees: 6_500 },
+      NOW,
+      0,
+    );
+    const step = decide(pending.authorization);
+    expect(step.authorization).toMatchObject({
+      status: "approved",
+      decisionType: "system-response",
+      statusReason: "decrease-not-refusable",
+      declineReason: null,
+      amount: 40_000,
+      debited: 46_500,
+      pendingUpdate: null,
+    });
+    expect(step.effects).toEqual([
+      { kind: "refund", amount: 10_000 },
+      { kind: "emit", event: "card.authorization.closed" },
+      { kind: "create-transaction", type: "adjustment", amount: 10_000, fees: 0 },
+    ]);
+  });
+
+  it("pending update to the same total + decline → declined, as an increase's decline (nothing to lower)", () => {
+    const pending = requestAmountUpdate(approved(), { amount: 50_000, fees: 6_500 }, NOW, 0).authorization;
+    const step = applyAnswer(pending, { action: "decline", code: "invalid-transaction" }, NOW);
+    expect(step.authorization).toMatchObject({
+      status: "declined",
+      declineReason: "invalid-transaction",
+      debited: 56_500,
+    });
+  });
+
   it.each(["approve", "decline"] as const)(
     "pending + no answer in 4 s → the timeout default (%s), system-response, timeout-error",
     (timeoutDefault) => {
@@ -228,7 +268,7 @@ describe("the interface's transition table, row by row", () => {
       });
       expect(step.authorization.declineReason).toBeNull();
       const update = applyTimeoutDefault(
-        requestAmountUpdate(approved({ timeoutDefault }), { amount: 1, fees: 0 }, NOW, 0).authorization,
+        requestAmountUpdate(approved({ timeoutDefault }), { amount: 90_000, fees: 6_500 }, NOW, 40_000).authorization,
         NOW,
       );
       expect(update.authorization).toMatchObject({ decisionType: "system-response", statusReason: "timeout-error" });

@@ -377,19 +377,30 @@ export function requestAmountUpdate(
   };
 }
 
+/** statusReason of a lowered amount that was declined (or not answered) and applied all the same. */
+export const DECREASE_NOT_REFUSABLE = "decrease-not-refusable";
+
 /**
  * The answer to an amount update. Approve: the authorization moves to the new amount — the held increase is
- * captured, or the decrease refunded — and a transaction records the difference. Decline: the change does not go
- * through: the held increase is released and the authorization is `declined` with the code, while what was captured
- * at the original amount stays debited (as the reference receiver keeps its debit and releases only its lock).
+ * captured, or the decrease refunded — and a transaction records the difference. Decline of an increase: the change
+ * does not go through: the held increase is released and the authorization is `declined` with the code, while what
+ * was captured at the original amount stays debited (as the reference receiver keeps its debit and releases only its
+ * lock). A decrease is the network's to make, not the issuer's to refuse (a partial reversal: the merchant gets the
+ * lower amount whatever the issuer answers; the reference receiver never declines one): a decline, or a timeout
+ * default of decline, still moves the authorization to the lower amount, as a system-response with statusReason
+ * `decrease-not-refusable`, and the closed event tells the receiver what stands.
  */
 function answerUpdate(
   a: Authorization,
-  answer: Approve | Decline,
-  decisionType: DecisionType,
-  reason: string | null,
+  given: Approve | Decline,
+  givenType: DecisionType,
+  givenReason: string | null,
 ): Step {
   const update = a.pendingUpdate!;
+  const refusedDecrease = given.action === "decline" && update.amount + update.fees < a.debited;
+  const answer: Approve | Decline = refusedDecrease ? { action: "approve", metadata: given.metadata } : given;
+  const decisionType = refusedDecrease ? "system-response" : givenType;
+  const reason = refusedDecrease ? DECREASE_NOT_REFUSABLE : givenReason;
   const base = {
     ...a,
     pendingUpdate: null,
