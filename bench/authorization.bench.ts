@@ -19,7 +19,14 @@ import { ledgerProblems } from "../test/support/ledger-invariants";
 import { startBenchedAllInOne } from "./support/all-in-one-process";
 import { benchApi, fundedActiveCards } from "./support/bench-api";
 import { statementStats, type StatementStats } from "./support/statement-stats";
-import { cpuPerOperation, pidFromFile, processTree, readCpu, type ProcessGroups } from "./support/process-cpu";
+import {
+  cpuPerOperation,
+  pidFromFile,
+  processTree,
+  readCpu,
+  threadCpuMs,
+  type ProcessGroups,
+} from "./support/process-cpu";
 
 const { values } = parseArgs({
   options: {
@@ -66,6 +73,13 @@ const percentile = (sorted: number[], p: number) =>
 /** A network's 4-second window plus the 250 ms the issue allows: an answer later than this is late. */
 const LATE_MS = 4_250;
 
+const kafka = () => [pidFromFile("infra/kafka/kafka.pid")].filter((pid): pid is number => pid !== undefined);
+/**
+ * The broker's JIT compiler threads (part of its CPU): large on a broker started minutes before, near nothing on one
+ * that has served a run already, so a reading of "kafka" is told apart from the broker's own warm-up.
+ */
+const kafkaJitMs = () => kafka().reduce((sum, pid) => sum + threadCpuMs(pid, /^C[12]_Compiler/), 0);
+
 /** The platform's processes, by name, for CPU per authorization. */
 let cpuGroups: ProcessGroups = {};
 let statements: StatementStats | undefined;
@@ -75,6 +89,7 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
   const total = Math.round(rate * forSeconds);
   await statements?.reset();
   const cpuBefore = readCpu(cpuGroups);
+  const kafkaJitBefore = kafkaJitMs();
   const added: number[] = [];
   let failed = 0;
   /** Refused at once by the engine's load shedding (503 platform-overloaded): nothing was created. */
@@ -118,6 +133,7 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
   const elapsed = (performance.now() - started) / 1000;
   await new Promise((r) => setTimeout(r, 500)); // the closed and transaction events of the last ones are delivered
   const cpuMsPerAuthorization = cpuPerOperation(cpuBefore, readCpu(cpuGroups), Math.max(1, added.length));
+  const kafkaJit = (kafkaJitMs() - kafkaJitBefore) / Math.max(1, added.length);
   const sorted = added.sort((a, b) => a - b);
   return {
     offeredPerSecond: rate,
@@ -130,6 +146,7 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
     p99ms: Number(percentile(sorted, 0.99).toFixed(1)),
     maxMs: Number((sorted.at(-1) ?? NaN).toFixed(1)),
     cpuMsPerAuthorization,
+    ...("kafka" in cpuGroups && { kafkaJitMsPerAuthorization: Number(kafkaJit.toFixed(2)) }),
     ...(notApproved.size > 0 && { notApproved: Object.fromEntries(notApproved) }),
     answeredAfterDeadlinePlus250ms: late,
     ...(statements && { statements: await statements.report(Math.max(1, added.length)) }),
@@ -198,7 +215,6 @@ const sharedPostgres = () => {
   const postmaster = pidFromFile("/var/lib/postgresql/15/main/postmaster.pid");
   return postmaster ? processTree(postmaster) : [];
 };
-const kafka = () => [pidFromFile("infra/kafka/kafka.pid")].filter((pid): pid is number => pid !== undefined);
 
 if (values.mode === "all-in-one") {
   const profiling: Record<string, string> = values.statements

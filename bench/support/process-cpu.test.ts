@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { cpuPerOperation, processTree, readCpu } from "./process-cpu";
+import { readFileSync } from "node:fs";
+import { cpuPerOperation, processTree, readCpu, threadCpuMs } from "./process-cpu";
 
 /** A parent that starts a child burning `burnMs` of CPU and waits for it, then idles until killed. */
 function parentOfBusyChild(burnMs: number) {
@@ -31,6 +32,27 @@ describe("CPU per process group", () => {
     } finally {
       parent.kill("SIGKILL");
       await once(parent, "exit");
+    }
+  });
+
+  it("reads the CPU of a process's threads by name, and only theirs", async () => {
+    const busy = spawn(
+      process.execPath,
+      [
+        "-e",
+        "const end = Date.now() + 400; while (Date.now() < end); console.log('done'); setInterval(() => {}, 1000)",
+      ],
+      { stdio: ["ignore", "pipe", "ignore"] },
+    );
+    try {
+      await once(busy.stdout, "data");
+      const mainThread = readFileSync(`/proc/${busy.pid}/task/${busy.pid}/comm`, "utf8").trim();
+      const escaped = mainThread.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      expect(threadCpuMs(busy.pid!, new RegExp(`^${escaped}$`))).toBeGreaterThan(250);
+      expect(threadCpuMs(busy.pid!, /^no thread is named this$/)).toBe(0);
+    } finally {
+      busy.kill("SIGKILL");
+      await once(busy, "exit");
     }
   });
 });

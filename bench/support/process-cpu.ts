@@ -79,6 +79,33 @@ export function cpuPerOperation(before: CpuReading, after: CpuReading, operation
   return per;
 }
 
+/**
+ * CPU ms of the threads of `pid` whose name matches `name` (a JVM's "C2_CompilerThre…"), from /proc/<pid>/task: what
+ * part of a process's time went to, e.g., compiling.
+ */
+export function threadCpuMs(pid: number, name: RegExp): number {
+  let ms = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        if (!name.test(readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim())) continue;
+        const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+        const [utime, stime] = text
+          .slice(text.lastIndexOf(")") + 2)
+          .split(" ")
+          .slice(11, 13)
+          .map(Number);
+        ms += (utime! + stime!) * TICK_MS;
+      } catch {
+        // the thread ended between the listing and the read
+      }
+    }
+  } catch {
+    // the process is gone
+  }
+  return ms;
+}
+
 /** The pid in the first line of a pid file (postmaster.pid, Kafka's pid file), or undefined. */
 export function pidFromFile(path: string): number | undefined {
   try {
