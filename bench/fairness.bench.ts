@@ -196,6 +196,27 @@ function pinApart(groups: ProcessGroups) {
   execFileSync("taskset", ["-a", "-pc", "1", String(process.pid)], { stdio: "ignore" });
 }
 
+/** GC pauses (count and ms by kind) and event-loop delay of the platform process, from its /metrics. */
+async function runtimeMetrics(base: string): Promise<Record<string, number>> {
+  const answer = await fetch(`${base}/metrics`, { headers: { "x-operator-token": target.operatorToken } });
+  const lines = (await answer.text()).split("\n");
+  const read = (name: string, kind?: string) => {
+    const line = lines.find((l) => l.startsWith(`${name}{`) && (!kind || l.includes(`kind="${kind}"`)));
+    return Number(line?.slice(line.lastIndexOf(" ") + 1) ?? NaN);
+  };
+  return {
+    gcMinorCount: read("nodejs_gc_duration_seconds_count", "minor"),
+    gcMinorMs: read("nodejs_gc_duration_seconds_sum", "minor") * 1000,
+    gcMajorCount: read("nodejs_gc_duration_seconds_count", "major"),
+    gcMajorMs: read("nodejs_gc_duration_seconds_sum", "major") * 1000,
+    gcIncrementalMs: read("nodejs_gc_duration_seconds_sum", "incremental") * 1000,
+    loopP99Ms: read("nodejs_eventloop_lag_p99_seconds") * 1000,
+    loopMaxMs: read("nodejs_eventloop_lag_max_seconds") * 1000,
+  };
+}
+const delta = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries(Object.keys(b).map((k) => [k, Number((k.startsWith("loop") ? b[k]! : b[k]! - a[k]!).toFixed(1))]));
+
 try {
   const { base, key: captureKey, groups } = target;
   if (values.pin) pinApart(groups);
@@ -212,9 +233,20 @@ try {
   };
   for (let round = 1; round <= Number(values.rounds); round++) {
     const aloneCpu = cpuPerSecond(groups);
+    const m0 = await runtimeMetrics(base);
     const alone = await captures(base, captureKey, cards, rate, seconds);
     const aloneSummary = summary(alone.times, alone.notApproved);
-    console.log(JSON.stringify({ round, phase: "captures alone", rate, ...aloneSummary, cpuMsPerS: aloneCpu() }));
+    const m1 = await runtimeMetrics(base);
+    console.log(
+      JSON.stringify({
+        round,
+        phase: "captures alone",
+        rate,
+        ...aloneSummary,
+        cpuMsPerS: aloneCpu(),
+        runtime: delta(m0, m1),
+      }),
+    );
     const stopFlood = await flood(
       base,
       flooder.testKey,
@@ -222,12 +254,21 @@ try {
       Number(values["flood-connections"]),
     );
     const floodedCpu = cpuPerSecond(groups);
+    const m2 = await runtimeMetrics(base);
     const flooded = await captures(base, captureKey, cards, rate, seconds);
     const floodedSummary = summary(flooded.times, flooded.notApproved);
     const floodedCpuMsPerS = floodedCpu();
+    const floodedRuntime = delta(m2, await runtimeMetrics(base));
     const flooding = await stopFlood();
     console.log(
-      JSON.stringify({ round, phase: "captures while flooded", rate, ...floodedSummary, cpuMsPerS: floodedCpuMsPerS }),
+      JSON.stringify({
+        round,
+        phase: "captures while flooded",
+        rate,
+        ...floodedSummary,
+        cpuMsPerS: floodedCpuMsPerS,
+        runtime: floodedRuntime,
+      }),
     );
     console.log(JSON.stringify({ round, phase: "the flooder", floodRate: values["flood-rate"], ...flooding }));
     for (const [phase, run] of [
