@@ -12,7 +12,8 @@ function whereSql(q: ListQuery, spec: ResourceSpec, scope: Scope, p: Params): st
 }
 
 /**
- * The page: `SELECT t.* FROM <table> t WHERE <scope> AND (<filters>) AND (<keyset>) ORDER BY <sort…, id> LIMIT $n`.
+ * The page: `SELECT t.* FROM <table> t WHERE <scope> AND (<filters>) AND (<keyset>) ORDER BY <sort…, id> LIMIT $n`
+ * (and `OFFSET $m` for a `page` past the first).
  * With `before` the order is reversed; pass the rows through finishPage.
  */
 export function compileListQuery(q: ListQuery, spec: ResourceSpec, scope: Scope): CompiledQuery {
@@ -20,7 +21,7 @@ export function compileListQuery(q: ListQuery, spec: ResourceSpec, scope: Scope)
   const keyset = keysetSql(q, spec, scope, p);
   const where = whereSql(q, spec, scope, p);
   if (keyset) where.push(`(${keyset.condition})`);
-  const text = `${keyset?.withClause ?? ""}SELECT t.* FROM ${table(spec)} t WHERE ${where.join(" AND ")} ORDER BY ${orderBySql(q)} LIMIT ${p.add(q.limit)}`;
+  const text = `${keyset?.withClause ?? ""}SELECT t.* FROM ${table(spec)} t WHERE ${where.join(" AND ")} ORDER BY ${orderBySql(q)} LIMIT ${p.add(q.limit)}${q.offset > 0 ? ` OFFSET ${p.add(q.offset)}` : ""}`;
   return { text, values: p.values };
 }
 

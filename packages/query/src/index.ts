@@ -5,6 +5,7 @@ export { ALLOWED, MAX_CONDITIONS } from "./parse-filter";
 export {
   LIST_PARAMETERS,
   MAX_EXPAND_DEPTH,
+  MAX_PAGE_OFFSET,
   MAX_PARAMETER_LENGTH,
   MAX_SELECT_DEPTH,
   parseListQuery,

@@ -118,6 +118,19 @@ describe("cursor paging returns every item exactly once, in order, under any sor
     expect(await walkForward("name -amount", 3, "tags:b")).toEqual(order);
   });
 
+  it.each(["", "name -amount", "-rank name", "id"])(
+    "sort %j: page (from 0) of limit items reads the same order, page after page",
+    async (sort) => {
+      const seen: string[] = [];
+      for (let page = 0; page < 100; page++) {
+        const read = await readPage(db, { sort, limit: "7", page: String(page) });
+        seen.push(...read.data.map((r) => r.id));
+        if (!read.metadata.hasMore) break;
+      }
+      expect(seen).toEqual(sortedIds(sort));
+    },
+  );
+
   it("hasMore is true exactly when the page is full: an exactly full last page is followed by an empty one", async () => {
     expect((await readPage(db, { limit: "40" })).metadata.hasMore).toBe(true);
     expect((await readPage(db, { limit: "41" })).metadata.hasMore).toBe(false);

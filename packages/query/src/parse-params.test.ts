@@ -21,12 +21,13 @@ describe("defaults", () => {
       filter: undefined,
       before: undefined,
       after: undefined,
+      offset: 0,
       countTotal: false,
     });
   });
 
   it("ignores parameters that are not list parameters", () => {
-    expect(parse({ page: "2", foo: ["a", "b"], bar: { x: "y" } }).limit).toBe(20);
+    expect(parse({ foo: ["a", "b"], bar: { x: "y" } }).limit).toBe(20);
   });
 });
 
@@ -131,6 +132,29 @@ describe("expand", () => {
     );
     // Without them the deeper segment is checked by applyExpand.
     expect(() => parse({ expand: "customer.card" })).not.toThrow();
+  });
+});
+
+describe("page (the original interface's paging, from 0)", () => {
+  it.each([
+    [{}, 0],
+    [{ page: "0" }, 0],
+    [{ page: "2" }, 40],
+    [{ page: "3", limit: "7" }, 21],
+    [{ page: "200", limit: "50" }, 10_000],
+  ])("%j skips %d items", (raw, offset) => {
+    expect(parse(raw).offset).toBe(offset);
+  });
+
+  it.each([
+    [{ page: "-1" }, 'page must be a whole number from 0, not "-1"'],
+    [{ page: "1.5" }, 'page must be a whole number from 0, not "1.5"'],
+    [{ page: "" }, 'page must be a whole number from 0, not ""'],
+    [{ page: ["1", "2"] }, 'parameter "page" was given more than once'],
+    [{ page: "1", after: "t.001" }, "give page or a cursor (before, after), not both"],
+    [{ page: "501" }, "page 501 of 20 items starts past the first 10000 items: page on from there with after"],
+  ])("%j is a 400: %s", (raw, message) => {
+    expect(() => parse(raw)).toThrow(expect.objectContaining({ status: 400, message }));
   });
 });
 

@@ -20,8 +20,14 @@ export const LIST_PARAMETERS = [
   "limit",
   "before",
   "after",
+  "page",
   "countTotal",
 ] as const;
+/**
+ * The most items `page` may skip (page × limit): an OFFSET reads and drops every item before the page, so deep pages
+ * cost more and more; past this the cursors (`after`, `before`) page on at the same cost at any depth.
+ */
+export const MAX_PAGE_OFFSET = 10_000;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CURSOR = /^[A-Za-z0-9._-]{1,128}$/;
@@ -158,6 +164,20 @@ function parseCursor(raw: Record<string, unknown>, name: "before" | "after"): st
   return value;
 }
 
+/** `page` (from 0, of `limit` items) as the number of items to skip. */
+function parseOffset(text: string | undefined, limit: number, cursor: boolean): number {
+  if (text === undefined) return 0;
+  if (!/^\d{1,9}$/.test(text)) throw invalidQuery(`page must be a whole number from 0, not "${shown(text)}"`);
+  if (cursor) throw invalidQuery("give page or a cursor (before, after), not both");
+  const offset = Number(text) * limit;
+  if (offset > MAX_PAGE_OFFSET) {
+    throw invalidQuery(
+      `page ${text} of ${limit} items starts past the first ${MAX_PAGE_OFFSET} items: page on from there with after`,
+    );
+  }
+  return offset;
+}
+
 function parseCountTotal(text: string | undefined): boolean {
   if (text === undefined || text === "false") return false;
   if (text === "" || text === "true") return true;
@@ -178,14 +198,16 @@ export function parseListQuery(
   const before = parseCursor(raw, "before");
   const after = parseCursor(raw, "after");
   if (before !== undefined && after !== undefined) throw invalidQuery("give before or after, not both");
+  const limit = parseLimit(single(raw, "limit"), spec.maxLimit ?? DEFAULT_MAX_LIMIT);
   return {
-    limit: parseLimit(single(raw, "limit"), spec.maxLimit ?? DEFAULT_MAX_LIMIT),
+    limit,
     sort: parseSort(words(texts(raw, "sort")), spec),
     select: parseSelect(words(texts(raw, "select")), spec),
     expand: parseExpand(words(texts(raw, "expand")), spec, options),
     filter,
     before,
     after,
+    offset: parseOffset(single(raw, "page"), limit, before !== undefined || after !== undefined),
     countTotal: parseCountTotal(single(raw, "countTotal")),
   };
 }

@@ -64,5 +64,7 @@ export interface ListQuery {
   filter?: FilterNode;
   before?: string;
   after?: string;
+  /** Items skipped before the page: `page` (from 0) × limit, the original interface's paging; 0 without it. */
+  offset: number;
   countTotal: boolean;
 }

@@ -99,3 +99,23 @@ describe("customer records in the documented shape", () => {
     }
   });
 });
+
+describe("the original interface's page parameter", () => {
+  it("pages from 0 by limit, newest first; with a cursor, or past the first 10,000 items, it is a 400", async () => {
+    const as = newBusiness();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.unshift((await call(h, as, "POST", "/customers", documentedRequest(`p-${i}`))).body.data.id);
+    const page = async (query: string) => (await call(h, as, "GET", `/customers?${query}`)).body;
+    const idsOf = (body: { data: Array<{ id: string }> }) => body.data.map((c) => c.id);
+    expect(idsOf(await page("limit=2&page=0"))).toEqual(ids.slice(0, 2));
+    expect(idsOf(await page("limit=2&page=1"))).toEqual(ids.slice(2, 4));
+    expect(await page("limit=2&page=2")).toMatchObject({ data: [{ id: ids[4] }], metadata: { hasMore: false } });
+    expect(await page("limit=2&page=3")).toMatchObject({ data: [], metadata: { hasMore: false } });
+    for (const bad of ["page=-1", "page=x", `page=1&after=${ids[0]}`, "limit=100&page=101"]) {
+      const answer = await call(h, as, "GET", `/customers?${bad}`);
+      expect(answer.status, bad).toBe(400);
+      expect(answer.body.code, bad).toBe("invalid-query");
+    }
+  });
+});

@@ -1,6 +1,6 @@
 /** Path and query parameters: the list query language's (packages/query) and each path template's own. */
 import { ID_PREFIXES } from "@cardhold/platform";
-import { DEFAULT_LIMIT, DEFAULT_MAX_LIMIT, LIST_PARAMETERS } from "@cardhold/query";
+import { DEFAULT_LIMIT, DEFAULT_MAX_LIMIT, LIST_PARAMETERS, MAX_PAGE_OFFSET } from "@cardhold/query";
 import { BILLING_ID_PREFIX } from "../domain/billing";
 import type { Json } from "./schema";
 
@@ -14,7 +14,7 @@ export const query = (name: string, description: string, schema: Json = { type: 
   schema,
 });
 
-const LIST_DESCRIPTIONS: Record<Exclude<ListParameter, "limit" | "countTotal" | "expand">, string> = {
+const LIST_DESCRIPTIONS: Record<Exclude<ListParameter, "limit" | "countTotal" | "expand" | "page">, string> = {
   filter:
     "Space-separated expressions, `field|op|value` or a shorthand (`field:value`, `field>N`, `field~text`, `-field:value` …).",
   or: "Expressions combined with OR.",
@@ -46,6 +46,12 @@ export function listParameters(expandable: string[] = []): Json[] {
         default: DEFAULT_LIMIT,
       });
     if (name === "countTotal") return countTotal;
+    if (name === "page")
+      return query(
+        name,
+        `The page from 0, of \`limit\` items (the original interface's paging): it skips page × limit items, up to ${MAX_PAGE_OFFSET}; not with before or after, which page on at any depth and stay exact while items are added.`,
+        { type: "integer", minimum: 0, default: 0 },
+      );
     if (name === "expand")
       return query(
         name,
