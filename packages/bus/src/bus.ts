@@ -37,6 +37,11 @@ export const MAX_BATCH = 200;
  * (a handler that throws gets the same message again, and later messages of that partition wait).
  */
 export interface Bus {
+  /**
+   * Other processes publish and consume through the same broker (Kafka): other instances of a service may then write
+   * its outbox too. False for the in-process bus of the all-in-one, whose data directory admits one process.
+   */
+  readonly crossProcess: boolean;
   /** Connects and creates the topics. */
   start(): Promise<void>;
   publish(messages: OutgoingMessage[]): Promise<void>;

@@ -158,6 +158,7 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
   };
 
   return {
+    crossProcess: true,
     async start() {
       await admin.connect();
       await createTopics();

@@ -148,6 +148,7 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
   };
 
   const bus: MemoryBus = {
+    crossProcess: false,
     async start() {
       stopped = false;
       dropping = true;

@@ -57,6 +57,54 @@ describe("outbox relays of several processes", () => {
     expect(got.map((m) => m.id)).toEqual(["msg.approved", "msg.reversed"]);
   });
 
+  it("a new instance announces itself before it commits: the holder's later step waits for its earlier one", async () => {
+    // A bus other processes share (Kafka's); the relays' logic is the same on the in-process one.
+    const bus = { ...createMemoryBus(), crossProcess: true };
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g3", topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    // The holder reads the table only when it knows of others (idle reads a minute apart), renews every 500 ms.
+    const holder = createOutboxRelay({ db: first, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 1_000 });
+    holder.start();
+    await holder.announce(); // takes the lease: at once
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "warm", value: {}, id: "msg.warm" }]));
+    while (got.length < 1) await sleep(5);
+    const other = createOutboxRelay({ db: second, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 1_000 });
+    const announcing = Date.now();
+    await other.announce();
+    const waitedMs = Date.now() - announcing;
+    other.start();
+    // The new instance approves, then the holder's process, having seen the approval, reverses.
+    await second.tx((c) =>
+      enqueue(c, "svc", [{ topic: "things.v1", key: "auth-3", value: { step: "approved" }, id: "msg.approved-3" }]),
+    );
+    await first.tx((c) =>
+      enqueue(c, "svc", [{ topic: "things.v1", key: "auth-3", value: { step: "reversed" }, id: "msg.reversed-3" }]),
+    );
+    const deadline = Date.now() + 3_000;
+    while (got.length < 3 && Date.now() < deadline) await sleep(10);
+    await other.stop();
+    await holder.stop();
+    expect(waitedMs).toBeGreaterThanOrEqual(450);
+    expect(got.map((m) => m.id)).toEqual(["msg.warm", "msg.approved-3", "msg.reversed-3"]);
+  });
+
+  it("announcing on a bus no other process uses, or as the lease's taker, does not wait", async () => {
+    const alone = createOutboxRelay({ db: first, schema: "svc", bus: createMemoryBus(), logger, leaseMs: 10_000 });
+    const taker = createOutboxRelay({
+      db: second,
+      schema: "svc",
+      bus: { ...createMemoryBus(), crossProcess: true },
+      logger,
+      leaseMs: 10_000,
+    });
+    const started = Date.now();
+    await alone.announce();
+    await taker.announce();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await taker.stop();
+    await alone.stop();
+  });
+
   it("while another process writes the outbox, its rows are published within a few polls, not at the next idle read", async () => {
     const bus = createMemoryBus();
     const got: IncomingMessage[] = [];

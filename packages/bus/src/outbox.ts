@@ -90,6 +90,15 @@ export interface OutboxRelayOptions {
 }
 
 export interface OutboxRelay {
+  /**
+   * Call before this process commits anything to the outbox (first in a service's start). When the bus is shared by
+   * other processes and another relay holds the lease, it records this one's presence and waits until the holder has
+   * surely read it (its next lease renewal, within `leaseMs / 2`): from then on the holder reads the table before
+   * publishing its own rows, so none of them overtakes a row this process committed first. Without the wait a holder
+   * that did not know of this instance yet could publish its reversal from memory ahead of the approval committed
+   * here. At once when this relay takes the lease, or on a bus no other process uses.
+   */
+  announce(): Promise<void>;
   start(): void;
   /**
    * Read the outbox now instead of at the next poll: for rows committed without a transaction of this Db telling the
@@ -124,8 +133,8 @@ const MAX_PUBLISHED_KEPT = 2_000;
  * order, and read back from the table they come in seq order. With several processes writing one schema, only the
  * lease holder publishes, and while it knows of another relay (see holdLease) it reads the table before publishing
  * anything, so a row another process committed before this one's next step of the same resource goes first. It learns
- * of a new relay when it next renews its lease (within `leaseMs / 2`): during that first moment of a new instance, a
- * step committed here right after one committed there may still be published first. While shared, the holder also
+ * of a new relay when it next renews its lease (within `leaseMs / 2`); a new instance announces itself and waits that
+ * long before it commits anything (announce), so no step of its can be overtaken. While shared, the holder also
  * reads the table every SHARED_POLL_MS, so the other processes' rows wait milliseconds for it, not `idleMs`.
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
@@ -276,6 +285,11 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   let stopListening = () => undefined as void;
 
   return {
+    async announce() {
+      if (!bus.crossProcess || (await holdLease())) return;
+      // holdLease stamped others_until (the lease is another's); the holder reads it when it renews.
+      await new Promise((r) => setTimeout(r, leaseMs / 2));
+    },
     start() {
       stopListening = db.onCommit((notes) => {
         for (const note of notes) if (isCommittedRows(note) && note.outbox === schema) take(note.rows);

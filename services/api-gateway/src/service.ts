@@ -130,6 +130,7 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
     app,
     businesses,
     async start() {
+      await relay.announce();
       relay.start();
       await limits.start();
       delayed.start();

@@ -136,6 +136,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
     name: NAME,
     app,
     async start() {
+      await relay.announce();
       const messaging = { db: deps.db, bus: deps.bus, logger: deps.logger, relay };
       await customers.subscribe(deps.bus, deps.logger);
       await subscribeToBusinesses(deps.db, deps.bus, deps.logger);

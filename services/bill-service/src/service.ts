@@ -124,6 +124,7 @@ export async function createService(deps: ServiceDeps, opts: BillServiceOptions 
     name: NAME,
     app,
     async start() {
+      await relay.announce();
       await customers.subscribe(deps.bus, deps.logger);
       await subscribeToFees(deps.db, deps.bus, deps.logger);
       await subscribeToLedgerResults(deps.db, deps.bus, progress, deps.logger);

@@ -25,6 +25,7 @@ export async function createService(deps: ServiceDeps): Promise<Service> {
     name: NAME,
     app,
     async start() {
+      await relay.announce();
       relay.start();
     },
     stop: () => relay.stop(),

@@ -72,6 +72,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
     name: NAME,
     app,
     async start() {
+      await relay.announce();
       await subscribeToWebhooks(deps.db, deps.bus, deps.logger, keys, routing);
       await subscribeToEvents(deps.db, deps.bus, deps.logger, routing, worker);
       relay.start();

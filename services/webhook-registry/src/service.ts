@@ -46,6 +46,7 @@ export async function createService(deps: ServiceDeps, opts: RegistryOptions): P
     name: NAME,
     app,
     async start() {
+      await relay.announce();
       const republished = await webhooks.republishQueued();
       if (republished > 0)
         deps.logger.info({ republished }, "published webhooks changed by a migration on webhooks.v1");
