@@ -18,7 +18,17 @@ const { rate, seconds, cpuMsPerAuthorization: recordedMs, platformToFloor: recor
 
 /** Runs one bench script in the all-in-one mode and returns its JSON output lines. */
 function runBench(script: string, rateFlag: string): Record<string, unknown>[] {
-  const args = ["--import", "tsx", script, "--mode", "all-in-one", rateFlag, String(rate), "--seconds", String(seconds)];
+  const args = [
+    "--import",
+    "tsx",
+    script,
+    "--mode",
+    "all-in-one",
+    rateFlag,
+    String(rate),
+    "--seconds",
+    String(seconds),
+  ];
   const output = execFileSync(process.execPath, args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   return output
     .trim()
