@@ -160,6 +160,32 @@ async function walletMismatches(opts: AuditOptions, reversed: Map<string, number
   return problems;
 }
 
+/**
+ * What happened to one authorization's events, for a mismatch to be debugged from the run's output alone: each event
+ * the platform made for it with its delivery to the wallet's webhook (seq, status, attempts, each attempt's start and
+ * HTTP status), then the order the wallet acknowledged them in.
+ */
+async function eventTimeline(db: pg.Client, received: ReceivedEnvelope[], authorizationId: string): Promise<string[]> {
+  const { rows } = await db.query(
+    `SELECT e.id, e.kind, e.envelope::jsonb -> 'data' ->> 'status' AS status, e.envelope::jsonb -> 'data' ->> 'amount' AS amount,
+            e.created_at, d.seq, d.policy, d.status AS delivery, d.attempts,
+            (SELECT string_agg(to_char(a.started_at, 'HH24:MI:SS.MS') || ' ' || COALESCE(a.http_status::text, a.error, '?'), ', ' ORDER BY a.id)
+               FROM dispatcher.attempts a WHERE a.delivery_id = d.id) AS tries
+       FROM dispatcher.events e LEFT JOIN dispatcher.deliveries d ON d.event_id = e.id
+      WHERE e.resource_id = $1 OR e.envelope::jsonb -> 'data' ->> 'authorization' = $1
+      ORDER BY d.seq NULLS LAST, e.created_at`,
+    [authorizationId],
+  );
+  const made = rows.map(
+    (r) =>
+      `seq ${r.seq ?? "-"} ${r.kind} ${r.status ?? ""} ${r.amount ?? ""} made ${(r.created_at as Date).toISOString().slice(11, 23)}; ${r.policy ?? ""} ${r.delivery ?? "no delivery"} after ${r.attempts ?? 0} attempts: ${r.tries ?? "none"}`,
+  );
+  const acknowledged = received
+    .filter((e) => e.data?.id === authorizationId || e.data?.authorization === authorizationId)
+    .map((e) => `${e.event} ${e.data?.status ?? ""} ${e.data?.amount ?? ""}`);
+  return [...made, `wallet acknowledged, in order: ${acknowledged.join(" → ") || "nothing"}`];
+}
+
 /** Per authorization of a card: what the wallet debited against what the platform took from the card's account. */
 async function authorizationMismatches(opts: AuditOptions, card: string): Promise<string[]> {
   const liens = (
@@ -178,13 +204,17 @@ async function authorizationMismatches(opts: AuditOptions, card: string): Promis
       [card],
     );
     const debitedByWallet = new Map(liens.map((l) => [l.authorization, l.debited]));
-    return rows
+    const mismatched = rows
       .filter((r) => Number(r.taken) - Number(r.to_settlement) !== (debitedByWallet.get(r.id) ?? 0))
-      .slice(0, 8)
-      .map(
-        (r) =>
-          `${r.id} ${r.type} ${r.status} (${r.decision_type}/${r.status_reason}) ${r.amount}+${r.fees}: platform took ${r.taken}, credited settlement ${r.to_settlement}; wallet debited ${debitedByWallet.get(r.id) ?? "nothing"}`,
+      .slice(0, 8);
+    const lines: string[] = [];
+    for (const r of mismatched) {
+      lines.push(
+        `${r.id} ${r.type} ${r.status} (${r.decision_type}/${r.status_reason}) ${r.amount}+${r.fees}: platform took ${r.taken}, credited settlement ${r.to_settlement}; wallet debited ${debitedByWallet.get(r.id) ?? "nothing"}`,
+        ...(await eventTimeline(db, opts.received(), r.id as string)).map((line) => `  ${line}`),
       );
+    }
+    return lines;
   } finally {
     await db.end();
   }
