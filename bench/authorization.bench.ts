@@ -2,7 +2,7 @@
  * Capture flow benchmark: a card network's capture request (the simulation endpoint, through the gateway) until the
  * decided authorization comes back, with a receiver that approves at once. Reports, per offered rate, the latency the
  * platform adds (end to end minus the receiver's own handling time) and the rate achieved.
- *   all-in-one:  npx tsx bench/authorization.bench.ts --mode all-in-one --rates 10,20,40 --seconds 10 [--statements]
+ *   all-in-one:  npx tsx bench/authorization.bench.ts --mode all-in-one --rates 10,20,40 --seconds 10 [--statements] [--allocations]
  *                [--warm-up-seconds 10]
  *   distributed: KAFKA_BROKERS=127.0.0.1:9092 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \
  *                npx tsx bench/authorization.bench.ts --mode distributed --rates 25,50,100,150 --seconds 10
@@ -18,6 +18,7 @@ import { createBusiness } from "../test/support/api-client";
 import { ledgerProblems } from "../test/support/ledger-invariants";
 import { startBenchedAllInOne } from "./support/all-in-one-process";
 import { benchApi, fundedActiveCards } from "./support/bench-api";
+import { allocationSampler, type AllocationSampler } from "./support/allocations";
 import { statementStats, type StatementStats } from "./support/statement-stats";
 import {
   cpuPerOperation,
@@ -38,6 +39,8 @@ const { values } = parseArgs({
     connections: { type: "string", default: "256" },
     /** All-in-one: also report statements per authorization (pg_stat_statements on the embedded server). */
     statements: { type: "boolean", default: false },
+    /** All-in-one: also report the platform's bytes allocated per authorization, and where (bench/support/allocations.ts). */
+    allocations: { type: "boolean", default: false },
     /**
      * Seconds at the first rate before anything is measured (default 0: only a short run at 5/s). A jump from a few
      * requests a second to a hundred-odd costs about a second of slow answers (JIT, new connections, statements
@@ -83,11 +86,14 @@ const kafkaJitMs = () => kafka().reduce((sum, pid) => sum + threadCpuMs(pid, /^C
 /** The platform's processes, by name, for CPU per authorization. */
 let cpuGroups: ProcessGroups = {};
 let statements: StatementStats | undefined;
+/** --allocations: the platform process's bytes allocated per authorization in each step (all-in-one only). */
+let allocations: { sampler: AllocationSampler; pid: number } | undefined;
 
 async function step(base: string, key: string, cards: string[], rate: number, forSeconds = seconds) {
   const client = benchApi(base, key, agent);
   const total = Math.round(rate * forSeconds);
   await statements?.reset();
+  allocations?.sampler.begin(allocations.pid);
   const cpuBefore = readCpu(cpuGroups);
   const kafkaJitBefore = kafkaJitMs();
   const added: number[] = [];
@@ -134,6 +140,7 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
   await new Promise((r) => setTimeout(r, 500)); // the closed and transaction events of the last ones are delivered
   const cpuMsPerAuthorization = cpuPerOperation(cpuBefore, readCpu(cpuGroups), Math.max(1, added.length));
   const kafkaJit = (kafkaJitMs() - kafkaJitBefore) / Math.max(1, added.length);
+  const allocated = await allocations?.sampler.end(allocations.pid, Math.max(1, added.length));
   const sorted = added.sort((a, b) => a - b);
   return {
     offeredPerSecond: rate,
@@ -150,6 +157,7 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
     ...(notApproved.size > 0 && { notApproved: Object.fromEntries(notApproved) }),
     answeredAfterDeadlinePlus250ms: late,
     ...(statements && { statements: await statements.report(Math.max(1, added.length)) }),
+    ...(allocated && { allocatedKbPerAuthorization: allocated }),
   };
 }
 
@@ -220,8 +228,13 @@ if (values.mode === "all-in-one") {
   const profiling: Record<string, string> = values.statements
     ? { POSTGRES_SETTINGS: JSON.stringify({ shared_preload_libraries: "pg_stat_statements" }) }
     : {};
-  const platform = await startBenchedAllInOne({ LOG_LEVEL: "error", DEFAULT_WEBHOOK_URL: receiverUrl, ...profiling });
+  const sampler = values.allocations ? allocationSampler() : undefined;
+  const platform = await startBenchedAllInOne(
+    { LOG_LEVEL: "error", DEFAULT_WEBHOOK_URL: receiverUrl, ...profiling, ...sampler?.env },
+    sampler?.nodeArgs,
+  );
   cpuGroups = { "all-in-one": () => [platform.child.pid!], postgres: platform.postgresPids };
+  if (sampler) allocations = { sampler, pid: platform.child.pid! };
   if (values.statements) statements = await statementStats(platform.databaseUrl());
   await run(platform.url, platform.testKey, "all-in-one");
   await printLedgerAudit(platform.databaseUrl());

@@ -24,7 +24,10 @@ export interface BenchedAllInOne extends AllInOneProcess {
  * On a scratch DATA_DIR; CPU_PROFILE_DIR makes the platform process write a V8 CPU profile there when it exits, and
  * BENCH_NODE_ARGS adds flags to its node command line.
  */
-export async function startBenchedAllInOne(env: Record<string, string>): Promise<BenchedAllInOne> {
+export async function startBenchedAllInOne(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<BenchedAllInOne> {
   const parent = mkdtempSync(join(tmpdir(), "cardhold-bench-"));
   privateDirectory(parent);
   const dataDir = join(parent, "data");
@@ -36,7 +39,7 @@ export async function startBenchedAllInOne(env: Record<string, string>): Promise
     dataDir,
     port: await freePort(),
     env,
-    nodeArgs: [...profile, ...extra],
+    nodeArgs: [...profile, ...extra, ...nodeArgs],
     readyTimeoutMs: 120_000,
   });
   // A bench that throws (an assertion, a 429) must not leave the platform running and burning the next run's CPU.
