@@ -51,6 +51,38 @@ describe("outbox", () => {
     expect(rows[0]?.n).toBe(0);
   });
 
+  it("reads back from the table exactly the values and headers written, whatever characters they hold", async () => {
+    const values: unknown[] = [
+      { quote: 'say "hi"', backslash: "C:\\dir\\", unicode: "naïve ₦ 😀", newline: "a\nb", nested: [{ n: 1 }, null] },
+      null,
+      'a bare string with "quotes" and a comma, and } braces {',
+      12345678901234,
+    ];
+    await db.tx((c) =>
+      enqueue(
+        c,
+        "svc",
+        values.map((value, i) => ({
+          topic: "exact.v1",
+          key: `k"${i}\\`,
+          value,
+          id: `msg.exact${i}`,
+          headers: { note: `"quoted" \\ ₦ ${i}` },
+        })),
+      ),
+    );
+    const bus = createMemoryBus();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g", topics: ["exact.v1"], handler: async (m) => void got.push(m) });
+    const relay = createOutboxRelay({ db, schema: "svc", bus, logger, idleMs: 20 });
+    relay.start();
+    await waitFor(() => got.length >= values.length);
+    await relay.stop();
+    expect(got.map((m) => [m.id, m.key, m.value, m.headers?.note])).toEqual(
+      values.map((value, i) => [`msg.exact${i}`, `k"${i}\\`, value, `"quoted" \\ ₦ ${i}`]),
+    );
+  });
+
   it("a message left unpublished by a crash is published by the next relay", async () => {
     await db.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "c", value: { late: true }, id: "msg.crash1" }]));
     const bus = createMemoryBus();

@@ -82,8 +82,9 @@ export async function insertEventsWithDeliveries(
     `WITH event AS (
        INSERT INTO dispatcher.events (id, business_id, mode, kind, resource_id, envelope, policy, status, answer_by,
                                       traceparent)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                            $8::text[], $9::timestamptz[], $24::text[])
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+                            ARRAY(SELECT e::text FROM json_array_elements($6::json) WITH ORDINALITY AS x (e, n) ORDER BY n),
+                            $7::text[], $8::text[], $9::timestamptz[], $24::text[])
        ON CONFLICT (id) DO NOTHING
        RETURNING id, business_id, mode, envelope, created_at, answer_by, traceparent),
      routed AS (
@@ -136,7 +137,8 @@ export async function insertEventsWithDeliveries(
       column((e) => e.mode),
       column((e) => e.kind),
       column((e) => e.resourceId),
-      column((e) => e.envelope),
+      // One JSON array of the envelopes as they are: as text[], node-postgres escaped every quote of each (see outboxInsert).
+      `[${column((e) => e.envelope).join(",")}]`,
       column((e) => e.policy),
       batch.map((r) => (r.webhookIds.length ? "pending" : "failed")),
       column((e) => e.answerBy),
