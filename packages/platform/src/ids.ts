@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
+import { randomInt } from "node:crypto";
 
 /** Bitcoin base58 alphabet; it is in ASCII order, so fixed-width encodings sort like the numbers they encode. */
 const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 const TIME_CHARS = 9; // 58^9 > 2^48 ms: good until the year 10889
 const RANDOM_CHARS = 8;
-const RANDOM_SPACE = 58n ** BigInt(RANDOM_CHARS);
+const RANDOM_SPACE = 58 ** RANDOM_CHARS; // 1.28e14: exact in a number, as is any time in ms (< 2^53)
 
 export const ID_PREFIXES = {
   business: "bus.",
@@ -33,34 +33,39 @@ export const ID_PREFIXES = {
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
-function encode(value: bigint, width: number): string {
-  let out = "";
-  for (let i = 0; i < width; i++) {
-    out = ALPHABET[Number(value % 58n)] + out;
-    value /= 58n;
+/** One id body's characters, written in place: numbers and one string, where BigInt digits made ~50 objects an id. */
+const idChars = Buffer.alloc(TIME_CHARS + RANDOM_CHARS);
+const ALPHABET_CODES = Buffer.from(ALPHABET, "latin1");
+
+function encodeInto(value: number, start: number, width: number): void {
+  for (let i = start + width - 1; i >= start; i--) {
+    idChars[i] = ALPHABET_CODES[value % 58]!;
+    value = Math.floor(value / 58);
   }
-  return out;
 }
 
 let lastTime = 0;
-let lastRandom = 0n;
+let lastRandom = 0;
 
 /** The part after the prefix: 17 base58 characters, time-ordered and monotonic within this process. */
 export function newIdBody(now = Date.now()): string {
-  let random: bigint;
+  let random: number;
   if (now <= lastTime) {
     now = lastTime;
-    random = lastRandom + 1n;
+    random = lastRandom + 1;
     if (random >= RANDOM_SPACE) {
       now += 1;
-      random = 0n;
+      random = 0;
     }
   } else {
-    random = BigInt("0x" + randomBytes(8).toString("hex")) % (RANDOM_SPACE / 2n);
+    // The lower half of the space, so that the ids of one millisecond have room to count up.
+    random = randomInt(RANDOM_SPACE / 2);
   }
   lastTime = now;
   lastRandom = random;
-  return encode(BigInt(now), TIME_CHARS) + encode(random, RANDOM_CHARS);
+  encodeInto(now, 0, TIME_CHARS);
+  encodeInto(random, TIME_CHARS, RANDOM_CHARS);
+  return idChars.toString("latin1");
 }
 
 export function newId<K extends IdKind>(kind: K): `${(typeof ID_PREFIXES)[K]}${string}` {
