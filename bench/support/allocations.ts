@@ -76,7 +76,7 @@ export function allocationSampler(): AllocationSampler {
         if (waited > 60_000) throw new Error(`no allocation profile in ${dir}`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      const profile = JSON.parse(readFileSync(`${file}.partial`, "utf8")) as { head: ProfileNode };
+      const profile = JSON.parse(readFileSync(file, "utf8")) as { head: ProfileNode };
       return summarise(profile.head, operations);
     },
   };

@@ -33,7 +33,7 @@ export const ID_PREFIXES = {
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
-/** One id body's characters, written in place: numbers and one string, where BigInt digits made ~50 objects an id. */
+/** One id body's characters, written in place: number arithmetic and one string, no BigInt or string per digit. */
 const idChars = Buffer.alloc(TIME_CHARS + RANDOM_CHARS);
 const ALPHABET_CODES = Buffer.from(ALPHABET, "latin1");
 
