@@ -135,4 +135,53 @@ describe("deliveries claimed as they are stored", () => {
       ["wh.b", 2],
     ]);
   });
+
+  it("two dispatchers storing one resource's events at once (a stale consumer after a rebalance): the later waits and is not claimed", async () => {
+    const approved = event("auth.race", "notification");
+    const declined = event("auth.race", "notification");
+    let stored!: () => void;
+    let commit!: () => void;
+    const storedByFirst = new Promise<void>((resolve) => (stored = resolve));
+    const firstCommits = new Promise<void>((resolve) => (commit = resolve));
+    const first = db.tx(async (tx) => {
+      const result = await insertEventsWithDeliveries(tx, [approved], ROOM);
+      stored();
+      await firstCommits;
+      return result;
+    });
+    await storedByFirst;
+    let secondDone = false;
+    const second = insertEventsWithDeliveries(db, [approved, declined], ROOM).finally(() => (secondDone = true));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(secondDone).toBe(false);
+    commit();
+    expect((await first).claimed.map((c) => c.event_id)).toEqual([approved.event.id]);
+    const late = await second;
+    expect(late.claimed).toEqual([]);
+    expect(late.inserted).toEqual(new Set([declined.event.id]));
+    expect(await statusOf(declined.event.id)).toBe("pending");
+  });
+
+  it("a store of another event of a resource whose first store is still open waits for its commit, then leaves it pending", async () => {
+    const first = event("auth.race2", "notification");
+    const second = event("auth.race2", "notification");
+    let commit!: () => void;
+    let stored!: () => void;
+    const storedByFirst = new Promise<void>((resolve) => (stored = resolve));
+    const firstCommits = new Promise<void>((resolve) => (commit = resolve));
+    const open = db.tx(async (tx) => {
+      await insertEventsWithDeliveries(tx, [first], ROOM);
+      stored();
+      await firstCommits;
+    });
+    await storedByFirst;
+    let secondDone = false;
+    const later = insertEventsWithDeliveries(db, [second], ROOM).finally(() => (secondDone = true));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(secondDone).toBe(false);
+    commit();
+    await open;
+    expect((await later).claimed).toEqual([]);
+    expect(await statusOf(second.event.id)).toBe("pending");
+  });
 });

@@ -66,7 +66,8 @@ export const NO_ROOM: InsertClaim = {
  * Deliveries get their seq in the batch's order, which is the order the producer published in. A delivery the worker
  * could claim at once is stored claimed (`delivering`, as the worker's claim would leave it) and returned, which
  * saves the claim's statement and its row version: the first of its resource in the batch, with no unfinished
- * delivery of that resource to that webhook (per-resource order), within `claim`'s room (decisions first). When a
+ * delivery of that resource to that webhook (per-resource order; asked through `dispatcher.resource_free`, which waits
+ * for a concurrent store of the same resource to commit and sees it), within `claim`'s room (decisions first). When a
  * resource's deliveries to a webhook in the batch are all notifications (an authorization's closed and transaction
  * events), up to `claim.chain` of them are claimed together and returned in order: the worker sends each once the one
  * before it is delivered, with no claim statement between them.
@@ -101,9 +102,7 @@ export async function insertEventsWithDeliveries(
                 ON busy.webhook_id = r.webhook_id AND busy.policy = r.policy
         WHERE (r.nth_of_resource = 1 OR (r.notifications_only AND r.nth_of_resource <= $23))
           AND r.nth_of_lane <= COALESCE(busy.room, CASE WHEN r.policy = 'decision' THEN $19::int ELSE $20::int END)
-          AND NOT EXISTS (SELECT 1 FROM dispatcher.deliveries u
-                           WHERE u.webhook_id = r.webhook_id AND u.resource_id = r.resource_id
-                             AND u.status IN ('pending', 'delivering'))),
+          AND dispatcher.resource_free(r.webhook_id, r.resource_id)),
      chosen AS (
        SELECT id FROM (
          SELECT s.id, s.policy, row_number() OVER w AS nth, count(*) FILTER (WHERE s.policy = 'notification') OVER w AS nth_notification
