@@ -57,3 +57,33 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) ? "[redacted]" : redactSecrets(v, depth + 1);
   return out;
 }
+
+/** A JSON text's keys that SECRET_KEY would match (a key with an escape in it is caught by the backslash check). */
+const SECRET_KEY_IN_TEXT = /"[^"]*(?:secret|password|signingkey|apikey|token)[^"]*"\s*:|"(?:pan|cvv|pin|key)"\s*:/i;
+const QUOTE = 34;
+
+/** Whether the text nests objects and arrays deeper than redactSecrets keeps (text without escapes only). */
+function nestsTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) inString = !inString;
+    else if (inString) continue;
+    else if (c === 123 || c === 91) {
+      if (++depth > MAX_REDACTED_DEPTH) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/**
+ * JSON text as redactSecrets would leave it, serialized: the text itself when it is valid JSON with no key that
+ * could be a secret, no escape and nothing nested too deep (most answers: no copy, no second serialization); else
+ * the redacted copy. Throws, as JSON.parse does, when the text is not JSON.
+ */
+export function redactedJsonText(text: string): string {
+  const value: unknown = JSON.parse(text);
+  const clean = !text.includes("\\") && !SECRET_KEY_IN_TEXT.test(text) && !nestsTooDeep(text);
+  return clean ? text : JSON.stringify(redactSecrets(value));
+}

@@ -1,16 +1,18 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
 import type { Db } from "@cardhold/db";
-import { newId, redactSecrets } from "@cardhold/platform";
+import { newId, redactedJsonText, redactSecrets } from "@cardhold/platform";
 import { insertRequestLogs, type NewRequestLog } from "../store/request-logs.store";
 
 const MAX_LOGGED_BODY = 16_384;
 
+const withinLimit = (text: string) =>
+  text.length > MAX_LOGGED_BODY ? JSON.stringify({ truncated: true, bytes: text.length }) : text;
+
 /** A body as the JSON text to log: secrets redacted, `null` when absent or not JSON, a marker when too large. */
 function loggableJson(value: unknown): string {
   if (value === undefined || value === null) return "null";
-  const text = JSON.stringify(redactSecrets(value));
-  return text.length > MAX_LOGGED_BODY ? JSON.stringify({ truncated: true, bytes: text.length }) : text;
+  return withinLimit(JSON.stringify(redactSecrets(value)));
 }
 
 /**
@@ -22,7 +24,8 @@ function responseJson(body: unknown): string {
   const bytes = typeof body === "string" ? Buffer.byteLength(body) : body.length;
   if (bytes > MAX_LOGGED_BODY) return JSON.stringify({ truncated: true, bytes });
   try {
-    return loggableJson(JSON.parse(typeof body === "string" ? body : body.toString("utf8")));
+    // Kept as sent when nothing in it needs redacting: no parsed copy to redact and serialize again per answer.
+    return withinLimit(redactedJsonText(typeof body === "string" ? body : body.toString("utf8")));
   } catch {
     return "null";
   }
