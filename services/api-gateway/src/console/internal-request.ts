@@ -6,7 +6,7 @@ import { IncomingMessage } from "node:http";
 import { Socket } from "node:net";
 import express, { type Request } from "express";
 import type { Logger } from "pino";
-import { newId } from "@cardhold/platform";
+import { newId, withLazyRequestLogger } from "@cardhold/platform";
 import type { Caller } from "../api-keys";
 
 export function internalGet(path: string, caller: Caller, logger: Logger): Request {
@@ -23,6 +23,6 @@ export function internalGet(path: string, caller: Caller, logger: Logger): Reque
   req.caller = caller;
   req.requestId = newId("request");
   req.receivedAt = Date.now();
-  req.log = logger.child({ requestId: req.requestId });
+  withLazyRequestLogger(req, logger);
   return req;
 }
