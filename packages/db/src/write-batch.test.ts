@@ -31,6 +31,16 @@ describe("combined writes", () => {
     expect(combined.values).toEqual(["x", 1, "y", 2, ["z"]]);
   });
 
+  it("renumbers a write the same way whenever it comes at the same place, and by its own place each time", () => {
+    const update = { text: "UPDATE b SET n = $2 WHERE id = $1", values: ["y", 2] };
+    const one = { text: "SELECT $1::int", values: [1] };
+    const after = (writes: (typeof one)[]) => combineWrites([...writes, update, one]).text;
+    expect(after([one])).toContain("UPDATE b SET n = $3 WHERE id = $2");
+    expect(after([one, one])).toContain("UPDATE b SET n = $4 WHERE id = $3");
+    expect(after([one])).toContain("UPDATE b SET n = $3 WHERE id = $2");
+    expect(after([])).toBe("WITH w0 AS (UPDATE b SET n = $2 WHERE id = $1)\nSELECT $3::int");
+  });
+
   it("refuses a write with WITH clauses of its own", () => {
     expect(() =>
       combineWrites([

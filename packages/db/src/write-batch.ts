@@ -23,6 +23,24 @@ export interface WriteBatch {
 }
 
 const PARAMETER = /\$(\d+)/g;
+/** Each write's text with its parameters shifted, by text and shift: the same few texts recur in every transaction. */
+const shiftedTexts = new Map<string, Map<number, string>>();
+const MAX_SHIFTED_TEXTS = 1_000;
+
+function shifted(text: string, shift: number): string {
+  if (shift === 0) return text;
+  let byShift = shiftedTexts.get(text);
+  if (!byShift) {
+    if (shiftedTexts.size >= MAX_SHIFTED_TEXTS) shiftedTexts.clear();
+    shiftedTexts.set(text, (byShift = new Map()));
+  }
+  let result = byShift.get(shift);
+  if (result === undefined) {
+    result = text.replace(PARAMETER, (_, n: string) => `$${Number(n) + shift}`);
+    byShift.set(shift, result);
+  }
+  return result;
+}
 
 /** The writes as one statement, each one's parameters renumbered after those of the writes before it. */
 export function combineWrites(writes: Write[]): Write {
@@ -32,7 +50,7 @@ export function combineWrites(writes: Write[]): Write {
     if (/^\s*WITH\b/i.test(w.text)) throw new Error("a batched write cannot have WITH clauses of its own");
     const shift = offset;
     offset += w.values.length;
-    return w.text.replace(PARAMETER, (_, n: string) => `$${Number(n) + shift}`);
+    return shifted(w.text, shift);
   });
   const last = parts.pop()!;
   return {
