@@ -9,6 +9,7 @@
  * as answers come back (429s included: it never waits for Retry-After). The two phases alternate `--rounds` times
  * (drift on a shared machine falls on both alike); prints each round's p50/p99 with each process's CPU ms per second
  * (all-in-one: the platform and PostgreSQL), both conditions' pooled p50/p99 and what the flooder was given.
+ * `--allocations` (all-in-one) first runs the flooder alone and prints the platform's KB allocated per list, and where.
  */
 import { execFileSync, fork } from "node:child_process";
 import { once } from "node:events";
@@ -20,6 +21,7 @@ import { createScratchDatabase } from "../test/integration/support/scratch-datab
 import { startPlatform } from "../test/integration/support/service-processes";
 import { createBusiness } from "../test/support/api-client";
 import { startBenchedAllInOne } from "./support/all-in-one-process";
+import { allocationSampler, type AllocationSampler } from "./support/allocations";
 import { benchApi, fundedActiveCards } from "./support/bench-api";
 import { readCpu, type ProcessGroups } from "./support/process-cpu";
 
@@ -36,6 +38,8 @@ const { values } = parseArgs({
     mode: { type: "string", default: "all-in-one" },
     /** Pin the platform's processes to CPU 0 and this bench (load, receiver, flooder) to CPU 1 (Linux taskset). */
     pin: { type: "boolean", default: false },
+    /** All-in-one: first, the flooder alone for `--seconds`, and the platform's bytes allocated per list. */
+    allocations: { type: "boolean", default: false },
   },
 });
 const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000 });
@@ -147,20 +151,22 @@ function cpuPerSecond(groups: ProcessGroups) {
 /** What the bench runs against: the gateway, the capturing business's key, whose CPU it reads, how to stop it. */
 interface Target {
   base: string;
+  /** The all-in-one's process id, for the allocation sampler. */
+  platformPid?: number;
   key: string;
   operatorToken: string;
   groups: ProcessGroups;
   stop(): Promise<void>;
 }
 
-async function allInOne(): Promise<Target> {
-  const platform = await startBenchedAllInOne({
-    LOG_LEVEL: "error",
-    OPERATOR_TOKEN: OPERATOR,
-    DEFAULT_WEBHOOK_URL: hook,
-  });
+async function allInOne(sampler?: AllocationSampler): Promise<Target> {
+  const platform = await startBenchedAllInOne(
+    { LOG_LEVEL: "error", OPERATOR_TOKEN: OPERATOR, DEFAULT_WEBHOOK_URL: hook, ...sampler?.env },
+    sampler?.nodeArgs,
+  );
   const groups = { platform: () => [platform.child.pid!], postgres: platform.postgresPids };
-  return { base: platform.url, key: platform.testKey, operatorToken: OPERATOR, groups, stop: platform.stop };
+  const { url: base, testKey: key, stop } = platform;
+  return { base, key, operatorToken: OPERATOR, groups, stop, platformPid: platform.child.pid! };
 }
 
 /** The six services as processes on KAFKA_BROKERS and a scratch database on DATABASE_URL (the machine's server). */
@@ -188,7 +194,29 @@ async function distributed(): Promise<Target> {
 }
 
 const hook = `http://127.0.0.1:${port}/hook`;
-const target = values.mode === "distributed" ? await distributed() : await allInOne();
+const sampler = values.allocations && values.mode !== "distributed" ? allocationSampler() : undefined;
+const target = values.mode === "distributed" ? await distributed() : await allInOne(sampler);
+
+/** The flooder at `--flood-rate` over `--flood-connections`, listing as the business whose key it is given. */
+const floodAsConfigured = (key: string) =>
+  flood(target.base, key, Number(values["flood-rate"]), Number(values["flood-connections"]));
+
+/** --allocations: the flooder alone for `seconds` after a warm-up, sampled; the platform's KB allocated per list. */
+async function listAllocations(flooderKey: string, seconds: number) {
+  const floodFor = async (ms: number) => {
+    const stop = await floodAsConfigured(flooderKey);
+    await new Promise((r) => setTimeout(r, ms));
+    return stop();
+  };
+  await floodFor(3_000); // warm-up: JIT, plans, connections
+  sampler!.begin(target.platformPid!);
+  const cpu = cpuPerSecond(target.groups);
+  const flooding = await floodFor(seconds * 1000);
+  const cpuMsPerS = cpu();
+  const lists = Object.values(flooding.byStatus).reduce((sum, n) => sum + n, 0);
+  const report = await sampler!.end(target.platformPid!, lists);
+  console.log(JSON.stringify({ phase: "lists alone, allocations", ...flooding, cpuMsPerS, ...report }, null, 1));
+}
 /** Every thread of the platform's processes on CPU 0, the bench's own (and the flooder it forks) on CPU 1. */
 function pinApart(groups: ProcessGroups) {
   const platformPids = Object.values(groups).flatMap((pids) => pids());
@@ -226,6 +254,7 @@ try {
   const flooderBusiness = { name: "Flooder", webhookUrl: "http://127.0.0.1:9/hook" };
   const flooder = await createBusiness(base, target.operatorToken, flooderBusiness);
   await seedCustomers(benchApi(base, flooder.testKey, agent), 10);
+  if (sampler) await listAllocations(flooder.testKey, seconds);
   await captures(base, captureKey, cards, rate, 3); // warm-up: connections, JIT, plans
   const pooled = {
     alone: { times: [] as number[], notApproved: 0 },
@@ -247,12 +276,7 @@ try {
         runtime: delta(m0, m1),
       }),
     );
-    const stopFlood = await flood(
-      base,
-      flooder.testKey,
-      Number(values["flood-rate"]),
-      Number(values["flood-connections"]),
-    );
+    const stopFlood = await floodAsConfigured(flooder.testKey);
     const floodedCpu = cpuPerSecond(groups);
     const m2 = await runtimeMetrics(base);
     const flooded = await captures(base, captureKey, cards, rate, seconds);
