@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import type { IncomingMessage } from "./bus";
 import { createMemoryBus } from "./memory-bus";
 import { migrateMessaging } from "./messaging-tables";
-import { createOutboxRelay, enqueue } from "./outbox";
+import { createOutboxRelay, enqueue, outboxInsert } from "./outbox";
 
 const logger = pino({ level: "silent" });
 let server: TestDatabase;
@@ -146,5 +146,107 @@ describe("outbox relays of several processes", () => {
     while (got.length < 1 && Date.now() < deadline) await sleep(10);
     await relay.stop();
     expect(got.map((m) => m.id)).toEqual(["msg.announced"]);
+  });
+});
+
+/** A process's Db whose database can be made unreachable, and whose commits can lose their answer. */
+function faultyDb(db: Db) {
+  let down = false;
+  const unknownCommit = new Set<(notes: unknown[]) => void>();
+  const unreachable = () => Promise.reject(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
+  const wrapped: Db = {
+    ...db,
+    query: ((text: string, values?: unknown[]) => (down ? unreachable() : db.query(text, values))) as Db["query"],
+    bookkeeping: ((text: string, values?: unknown[]) =>
+      down ? unreachable() : db.bookkeeping(text, values)) as Db["bookkeeping"],
+    onCommitUnknown(listener) {
+      unknownCommit.add(listener);
+      return () => void unknownCommit.delete(listener);
+    },
+  };
+  return {
+    db: wrapped,
+    setDown: (value: boolean) => void (down = value),
+    /** Commits `messages` to the outbox, as a transaction whose COMMIT's answer never came back. */
+    async commitWithLostAnswer(messages: { key: string; id: string }[]) {
+      const insert = outboxInsert(
+        "svc",
+        messages.map((m) => ({ topic: "things.v1", value: {}, ...m })),
+      );
+      await db.query(insert.text, insert.values);
+      for (const listener of unknownCommit) listener([{ outbox: "svc", rows: insert.rows }]);
+    },
+  };
+}
+
+describe("an outbox relay after a failure", () => {
+  const collect = async (bus: ReturnType<typeof createMemoryBus>, group: string) => {
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group, topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    return got;
+  };
+  const until = async (done: () => boolean, ms = 3_000) => {
+    const deadline = Date.now() + ms;
+    while (!done() && Date.now() < deadline) await sleep(5);
+  };
+
+  it("a commit whose answer was lost: its rows are read from the table before a later step is published", async () => {
+    const bus = createMemoryBus();
+    const got = await collect(bus, "lost-1");
+    const faulty = faultyDb(first);
+    // Alone, idle reads a minute apart: without reading the table, the lost commit's row would wait a minute.
+    const relay = createOutboxRelay({ db: faulty.db, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 10_000 });
+    relay.start();
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "w", value: {}, id: "msg.warm-l" }]));
+    await until(() => got.length === 1);
+    await faulty.commitWithLostAnswer([{ key: "auth-l", id: "msg.approved-l" }]);
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "auth-l", value: {}, id: "msg.reversed-l" }]));
+    await until(() => got.length === 3);
+    await relay.stop();
+    expect(got.map((m) => m.id)).toEqual(["msg.warm-l", "msg.approved-l", "msg.reversed-l"]);
+  });
+
+  it("a read that failed (the database away) is done again before anything is published from memory", async () => {
+    const bus = createMemoryBus();
+    const got = await collect(bus, "lost-2");
+    const faulty = faultyDb(first);
+    const relay = createOutboxRelay({ db: faulty.db, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 10_000 });
+    relay.start();
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "w", value: {}, id: "msg.warm-r" }]));
+    await until(() => got.length === 1);
+    faulty.setDown(true);
+    relay.wake(); // the read fails
+    await sleep(50);
+    // A row committed while the relay could not read (its commit's answer lost, unannounced), then a later step.
+    await first.query(
+      "INSERT INTO svc.outbox (id, topic, key, value) VALUES ('msg.approved-r', 'things.v1', 'auth-r', '{}')",
+    );
+    faulty.setDown(false);
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "auth-r", value: {}, id: "msg.reversed-r" }]));
+    await until(() => got.length === 3);
+    await relay.stop();
+    expect(got.map((m) => m.id)).toEqual(["msg.warm-r", "msg.approved-r", "msg.reversed-r"]);
+  });
+
+  it("after a gap in the holder's renewals (an outage), another relay's lapsed stamp does not make it publish alone", async () => {
+    const bus = { ...createMemoryBus(), crossProcess: true };
+    const got = await collect(bus, "gap");
+    const holder = createOutboxRelay({ db: first, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 1_000 });
+    holder.start();
+    await holder.announce();
+    const other = createOutboxRelay({ db: second, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 1_000 });
+    await other.announce(); // stamps its presence for two lease lengths
+    other.start();
+    // Neither relay reaches the database for longer than the stamp lasts (here: both idle, as in an outage).
+    await sleep(2_300);
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "t", value: {}, id: "msg.renews" }]));
+    await until(() => got.length === 1);
+    // The other engine approves (its row waits in the table), then this one reverses, before its next renewal.
+    await second.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "auth-g", value: {}, id: "msg.approved-g" }]));
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "auth-g", value: {}, id: "msg.reversed-g" }]));
+    await until(() => got.length === 3);
+    await other.stop();
+    await holder.stop();
+    expect(got.map((m) => m.id)).toEqual(["msg.renews", "msg.approved-g", "msg.reversed-g"]);
   });
 });

@@ -139,6 +139,9 @@ const MAX_PUBLISHED_KEPT = 2_000;
  * of a new relay when it next renews its lease (within `leaseMs / 2`); a new instance announces itself and waits that
  * long before it commits anything (announce), so no step of its can be overtaken. While shared, the holder also
  * reads the table every SHARED_POLL_MS, so the other processes' rows wait milliseconds for it, not `idleMs`.
+ * After any failure (the database or the broker away), after a commit whose answer was lost (Db.onCommitUnknown:
+ * its rows are in the table or nowhere), and for a lease length after a gap in its renewals (the other relays' stamps
+ * may have lapsed during an outage while they live on), it reads the table before publishing from memory.
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { db, schema, bus, logger } = opts;
@@ -150,6 +153,10 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   let leaseSafeUntil = 0;
   /** Another relay of this schema was seen lately: other processes commit rows here too (see holdLease). */
   let shared = false;
+  /** When this relay last renewed (or took) the lease, by the local clock; 0 before it ever held it. */
+  let lastRenewedAt = 0;
+  /** Until when to act as shared whatever the lease row says (after a gap in renewals, see holdLease). */
+  let assumeSharedUntil = 0;
 
   /**
    * Takes or renews the lease. A relay that finds it held by another stamps `others_until`, at most once per lease
@@ -172,7 +179,12 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       [owner, leaseMs],
     );
     const held = rows[0]?.held === true;
-    shared = held && rows[0]!.shared;
+    // Other relays stamp their presence while they can reach the database. After a gap in this relay's renewals (a
+    // database outage, a stalled process) the stamp may have lapsed while they live on and commit: until they have had
+    // time to stamp again, act as shared (read the table before publishing) rather than trust the lapsed stamp.
+    if (held && lastRenewedAt > 0 && renewedAt - lastRenewedAt > leaseMs) assumeSharedUntil = renewedAt + leaseMs;
+    shared = held && (rows[0]!.shared || renewedAt < assumeSharedUntil);
+    lastRenewedAt = held ? renewedAt : 0;
     leaseSafeUntil = held ? renewedAt + leaseMs / 2 : 0;
     return held;
   };
@@ -223,7 +235,6 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
 
   /** Publishes a batch read from the table; true when the table may hold more. */
   const readAndPublish = async () => {
-    readFirst = false;
     lastRead = Date.now();
     const rows = await deleteAndRead();
     let foreign = false;
@@ -240,7 +251,20 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     return rows.length === batchSize;
   };
 
+  /**
+   * Any failure (the lease, the read, the publish) makes the next step read the table first: a transaction that
+   * committed around the failure may have rows there that nobody handed over (its commit's answer was lost).
+   */
   const publishBatch = async (): Promise<boolean> => {
+    try {
+      return await publishNext();
+    } catch (error) {
+      readFirst = true;
+      throw error;
+    }
+  };
+
+  const publishNext = async (): Promise<boolean> => {
     if (!(await holdLease())) {
       handedOver = []; // the holder reads them from the table
       return false;
@@ -287,16 +311,25 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   };
   let stopListening = () => undefined as void;
 
-  return {
+  const relay: OutboxRelay = {
     async announce() {
       if (!bus.crossProcess || (await holdLease())) return;
       // holdLease stamped others_until (the lease is another's); the holder reads it when it renews.
       await new Promise((r) => setTimeout(r, leaseMs / 2));
     },
     start() {
-      stopListening = db.onCommit((notes) => {
+      const mine = (notes: unknown[]) => notes.some((n) => isCommittedRows(n) && n.outbox === schema);
+      const stopCommitted = db.onCommit((notes) => {
         for (const note of notes) if (isCommittedRows(note) && note.outbox === schema) take(note.rows);
       });
+      // Rows of a commit whose answer was lost are in the table or nowhere: read it before publishing anything later.
+      const stopUnknown = db.onCommitUnknown((notes) => {
+        if (mine(notes)) relay.wake();
+      });
+      stopListening = () => {
+        stopCommitted();
+        stopUnknown();
+      };
       worker.start();
     },
     wake() {
@@ -316,4 +349,5 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
         .catch(() => undefined);
     },
   };
+  return relay;
 }

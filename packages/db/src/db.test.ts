@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, ONE_OFF, type Db } from "./db";
+import { commitOutcomeUnknown, createDb, ONE_OFF, type Db } from "./db";
 import { createTestDatabase, type TestDatabase } from "./testing";
 
 let database: TestDatabase;
@@ -65,6 +65,70 @@ describe("commit notes", () => {
     await db.tx(async (tx) => tx.afterCommit("after unsubscribe"));
     expect(heard).toHaveLength(1);
   });
+});
+
+describe("a commit whose outcome is unknown", () => {
+  beforeAll(async () => {
+    await db.query(`
+      CREATE TABLE IF NOT EXISTS commit_probe (id int, drop_connection boolean);
+      CREATE TABLE IF NOT EXISTS commit_unique (id int UNIQUE DEFERRABLE INITIALLY DEFERRED);
+      CREATE OR REPLACE FUNCTION commit_probe_drop() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.drop_connection THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF; RETURN NULL; END $$;
+      DROP TRIGGER IF EXISTS commit_probe_drop ON commit_probe;
+      CREATE CONSTRAINT TRIGGER commit_probe_drop AFTER INSERT ON commit_probe DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW EXECUTE FUNCTION commit_probe_drop();`);
+  });
+
+  it("the connection ended during COMMIT: the notes go to the unknown-outcome listeners, not the committed ones", async () => {
+    const committed: unknown[][] = [];
+    const unknown: unknown[][] = [];
+    const stops = [db.onCommit((n) => void committed.push(n)), db.onCommitUnknown((n) => void unknown.push(n))];
+    // The deferred trigger runs inside COMMIT and ends its own session there, as a server killed mid-commit would.
+    const failed = await db
+      .tx(async (tx) => {
+        tx.afterCommit("outbox rows");
+        await tx.query("INSERT INTO commit_probe VALUES ($1, $2)", [1, true]);
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(failed).toMatchObject({ code: "57P01" });
+    await db.tx(async (tx) => {
+      tx.afterCommit("next");
+      await tx.query("INSERT INTO commit_probe VALUES ($1, $2)", [2, false]);
+    });
+    for (const stop of stops) stop();
+    expect(unknown).toEqual([["outbox rows"]]);
+    expect(committed).toEqual([["next"]]);
+  });
+
+  it("the server answered the COMMIT with an error (a deferred constraint): rolled back, nobody is told", async () => {
+    const told: unknown[][] = [];
+    const stops = [db.onCommit((n) => void told.push(n)), db.onCommitUnknown((n) => void told.push(n))];
+    await db.query("DELETE FROM commit_unique");
+    const failed = await db
+      .tx(async (tx) => {
+        tx.afterCommit("never");
+        await tx.query("INSERT INTO commit_unique VALUES (1), (1)");
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    for (const stop of stops) stop();
+    expect(failed).toMatchObject({ code: "23505" });
+    expect(told).toEqual([]);
+  });
+
+  it.each([
+    ["no answer (connection reset)", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }), true],
+    ["connection terminated", new Error("Connection terminated unexpectedly"), true],
+    ["admin shutdown", { code: "57P01" }, true],
+    ["connection failure", { code: "08006" }, true],
+    ["serialization failure", { code: "40001" }, false],
+    ["deferred unique violation", { code: "23505" }, false],
+  ])("%s: unknown %s", (_name, error, unknown) => expect(commitOutcomeUnknown(error)).toBe(unknown));
 });
 
 describe("transactions", () => {

@@ -39,6 +39,12 @@ export interface Db extends Queryable {
    * this way what it can publish without reading it back). A listener must not throw; returns the unsubscribe.
    */
   onCommit(listener: (notes: unknown[]) => void): () => void;
+  /**
+   * Calls `listener` with the notes of a transaction whose COMMIT got no answer (the connection broke while it was under
+   * way): it may have committed or not. Its notes must not be acted on as committed; what it wrote is read back from
+   * the database (the outbox relay reads its table first). A listener must not throw; returns the unsubscribe.
+   */
+  onCommitUnknown(listener: (notes: unknown[]) => void): () => void;
   /** One statement in its own transaction, committed without waiting for the disk (see TxOptions.durable). */
   bookkeeping<R extends Row = Row>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
   ping(): Promise<boolean>;
@@ -101,6 +107,7 @@ export function createDb(opts: DbOptions): Db {
   const bookkeepingPool = () =>
     (lazyBookkeepingPool ??= newPool(opts, Math.max(1, Math.ceil(size / 4)), "-c synchronous_commit=off"));
   const commitListeners = new Set<(notes: unknown[]) => void>();
+  const unknownCommitListeners = new Set<(notes: unknown[]) => void>();
   return {
     query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(pool, text, values),
     bookkeeping: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(bookkeepingPool(), text, values),
@@ -111,25 +118,40 @@ export function createDb(opts: DbOptions): Db {
         query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(client, text, values),
         afterCommit: (note) => void notes.push(note),
       };
+      let committing = false;
+      // A connection that broke while checked out emits its error here, not to a query (and an unheard error event
+      // would end the process); it is then destroyed instead of going back to the pool.
+      let broken = false;
+      const onBroken = () => void (broken = true);
+      client.on("error", onBroken);
       try {
         await client.query("BEGIN");
         const result = await fn(scoped);
+        committing = true;
         // A statement that failed inside fn (its error caught there) has aborted the transaction: COMMIT rolls back.
         const commit = await client.query("COMMIT");
+        committing = false;
         if (commit.command !== "COMMIT")
           throw new Error("the transaction was rolled back at its commit: a statement in it failed");
         if (notes.length > 0) for (const listener of commitListeners) tellCommitted(listener, notes);
         return result;
       } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
+        if (committing && notes.length > 0 && commitOutcomeUnknown(error))
+          for (const listener of unknownCommitListeners) tellCommitted(listener, notes);
+        await client.query("ROLLBACK").catch(() => void (broken = true));
         throw error;
       } finally {
-        client.release();
+        client.off("error", onBroken);
+        client.release(broken || undefined);
       }
     },
     onCommit(listener) {
       commitListeners.add(listener);
       return () => void commitListeners.delete(listener);
+    },
+    onCommitUnknown(listener) {
+      unknownCommitListeners.add(listener);
+      return () => void unknownCommitListeners.delete(listener);
     },
     async ping() {
       try {
@@ -143,6 +165,18 @@ export function createDb(opts: DbOptions): Db {
       await Promise.all([pool.end(), lazyBookkeepingPool?.end()]);
     },
   };
+}
+
+/**
+ * Whether a failed COMMIT may have committed all the same. The server's own error answer (a deferred constraint, a
+ * serialization failure) means it rolled back. No answer at all (the connection broke: a crashed or killed server, a
+ * network fault), or the server ending the session (class 08 connection exception, class 57 operator intervention:
+ * a shutdown may end a session whose commit record is already written), leaves the outcome unknown.
+ */
+export function commitOutcomeUnknown(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return code.startsWith("08") || code.startsWith("57");
 }
 
 function tellCommitted(listener: (notes: unknown[]) => void, notes: unknown[]) {
