@@ -162,13 +162,13 @@ async function walletMismatches(opts: AuditOptions, reversed: Map<string, number
 
 /**
  * What happened to one authorization's events, for a mismatch to be debugged from the run's output alone: each event
- * the platform made for it with its delivery to the wallet's webhook (seq, status, attempts, each attempt's start and
+ * the platform made for it (when the engine made it, when the dispatcher stored it) with its delivery to the wallet's webhook (seq, status, attempts, each attempt's start and
  * HTTP status), then the order the wallet acknowledged them in.
  */
 async function eventTimeline(db: pg.Client, received: ReceivedEnvelope[], authorizationId: string): Promise<string[]> {
   const { rows } = await db.query(
     `SELECT e.id, e.kind, e.envelope::jsonb -> 'data' ->> 'status' AS status, e.envelope::jsonb -> 'data' ->> 'amount' AS amount,
-            e.created_at, d.seq, d.policy, d.status AS delivery, d.attempts,
+            e.envelope::jsonb -> 'metadata' ->> 'sentAt' AS made_at, e.created_at, d.seq, d.policy, d.status AS delivery, d.attempts,
             (SELECT string_agg(to_char(a.started_at, 'HH24:MI:SS.MS') || ' ' || COALESCE(a.http_status::text, a.error, '?'), ', ' ORDER BY a.id)
                FROM dispatcher.attempts a WHERE a.delivery_id = d.id) AS tries
        FROM dispatcher.events e LEFT JOIN dispatcher.deliveries d ON d.event_id = e.id
@@ -178,7 +178,7 @@ async function eventTimeline(db: pg.Client, received: ReceivedEnvelope[], author
   );
   const made = rows.map(
     (r) =>
-      `seq ${r.seq ?? "-"} ${r.kind} ${r.status ?? ""} ${r.amount ?? ""} made ${(r.created_at as Date).toISOString().slice(11, 23)}; ${r.policy ?? ""} ${r.delivery ?? "no delivery"} after ${r.attempts ?? 0} attempts: ${r.tries ?? "none"}`,
+      `seq ${r.seq ?? "-"} ${r.kind} ${r.status ?? ""} ${r.amount ?? ""} made ${String(r.made_at ?? "?").slice(11, 23)}, stored ${(r.created_at as Date).toISOString().slice(11, 23)}; ${r.policy ?? ""} ${r.delivery ?? "no delivery"} after ${r.attempts ?? 0} attempts: ${r.tries ?? "none"}`,
   );
   const acknowledged = received
     .filter((e) => e.data?.id === authorizationId || e.data?.authorization === authorizationId)
