@@ -178,7 +178,7 @@ async function eventTimeline(db: pg.Client, received: ReceivedEnvelope[], author
   );
   const made = rows.map(
     (r) =>
-      `seq ${r.seq ?? "-"} ${r.kind} ${r.status ?? ""} ${r.amount ?? ""} made ${String(r.made_at ?? "?").slice(11, 23)}, stored ${(r.created_at as Date).toISOString().slice(11, 23)}; ${r.policy ?? ""} ${r.delivery ?? "no delivery"} after ${r.attempts ?? 0} attempts: ${r.tries ?? "none"}`,
+      `seq ${r.seq ?? "-"} ${r.kind} ${r.status ?? ""} ${r.amount ?? ""} made ${r.made_at ? String(r.made_at).slice(11, 23) : "?"}, stored ${(r.created_at as Date).toISOString().slice(11, 23)}; ${r.policy ?? ""} ${r.delivery ?? "no delivery"} after ${r.attempts ?? 0} attempts: ${r.tries ?? "none"}`,
   );
   const acknowledged = received
     .filter((e) => e.data?.id === authorizationId || e.data?.authorization === authorizationId)

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitOutcomeUnknown, createDb, ONE_OFF, type Db } from "./db";
 import { createTestDatabase, type TestDatabase } from "./testing";
@@ -121,13 +122,16 @@ describe("a commit whose outcome is unknown", () => {
     expect(told).toEqual([]);
   });
 
+  const serverAnswer = (code: string) =>
+    Object.assign(new pg.DatabaseError("the server said no", 0, "error"), { code });
   it.each([
     ["no answer (connection reset)", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }), true],
+    ["no answer (broken pipe, a five-letter errno)", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }), true],
     ["connection terminated", new Error("Connection terminated unexpectedly"), true],
-    ["admin shutdown", { code: "57P01" }, true],
-    ["connection failure", { code: "08006" }, true],
-    ["serialization failure", { code: "40001" }, false],
-    ["deferred unique violation", { code: "23505" }, false],
+    ["admin shutdown", serverAnswer("57P01"), true],
+    ["connection failure", serverAnswer("08006"), true],
+    ["serialization failure", serverAnswer("40001"), false],
+    ["deferred unique violation", serverAnswer("23505"), false],
   ])("%s: unknown %s", (_name, error, unknown) => expect(commitOutcomeUnknown(error)).toBe(unknown));
 });
 

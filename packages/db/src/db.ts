@@ -170,12 +170,12 @@ export function createDb(opts: DbOptions): Db {
 /**
  * Whether a failed COMMIT may have committed all the same. The server's own error answer (a deferred constraint, a
  * serialization failure) means it rolled back. No answer at all (the connection broke: a crashed or killed server, a
- * network fault), or the server ending the session (class 08 connection exception, class 57 operator intervention:
- * a shutdown may end a session whose commit record is already written), leaves the outcome unknown.
+ * network fault, whatever its errno), or the server ending the session (class 08 connection exception, class 57
+ * operator intervention: a shutdown may end a session whose commit record is already written), leaves it unknown.
  */
 export function commitOutcomeUnknown(error: unknown): boolean {
-  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
-  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  if (!(error instanceof pg.DatabaseError)) return true;
+  const code = error.code ?? "";
   return code.startsWith("08") || code.startsWith("57");
 }
 
