@@ -318,13 +318,13 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       await new Promise((r) => setTimeout(r, leaseMs / 2));
     },
     start() {
-      const mine = (notes: unknown[]) => notes.some((n) => isCommittedRows(n) && n.outbox === schema);
+      const ours = (note: unknown): note is CommittedRows => isCommittedRows(note) && note.outbox === schema;
       const stopCommitted = db.onCommit((notes) => {
-        for (const note of notes) if (isCommittedRows(note) && note.outbox === schema) take(note.rows);
+        for (const note of notes) if (ours(note)) take(note.rows);
       });
       // Rows of a commit whose answer was lost are in the table or nowhere: read it before publishing anything later.
       const stopUnknown = db.onCommitUnknown((notes) => {
-        if (mine(notes)) relay.wake();
+        if (notes.some(ours)) relay.wake();
       });
       stopListening = () => {
         stopCommitted();

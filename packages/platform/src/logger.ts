@@ -40,7 +40,10 @@ export function createLogger(
   return destination ? pino(options, destination) : pino(options);
 }
 
-const SECRET_KEY = /(secret|password|signingkey|apikey|token|^pan$|^cvv$|^pin$|^key$)/i;
+/** Words a secret's key contains, and keys that are a secret as a whole: one list for both checks below. */
+const SECRET_WORDS = ["secret", "password", "signingkey", "apikey", "token"];
+const SECRET_NAMES = ["pan", "cvv", "pin", "key"];
+const SECRET_KEY = new RegExp(`(${SECRET_WORDS.join("|")}|${SECRET_NAMES.map((n) => `^${n}$`).join("|")})`, "i");
 
 const MAX_REDACTED_DEPTH = 20;
 export const TOO_DEEP = "[not logged: nested deeper than 20 levels]";
@@ -59,7 +62,10 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
 }
 
 /** A JSON text's keys that SECRET_KEY would match (a key with an escape in it is caught by the backslash check). */
-const SECRET_KEY_IN_TEXT = /"[^"]*(?:secret|password|signingkey|apikey|token)[^"]*"\s*:|"(?:pan|cvv|pin|key)"\s*:/i;
+const SECRET_KEY_IN_TEXT = new RegExp(
+  `"[^"]*(?:${SECRET_WORDS.join("|")})[^"]*"\\s*:|"(?:${SECRET_NAMES.join("|")})"\\s*:`,
+  "i",
+);
 const QUOTE = 34;
 
 /** Whether the text nests objects and arrays deeper than redactSecrets keeps (text without escapes only). */
