@@ -5,6 +5,7 @@ import type { Database, Sql } from "./database.js";
  * The SDK's DeliveryStore on the wallet database: each delivery is one transaction, and the wallet handlers get
  * its `Sql` as `ctx.tx`, so duplicate tracking and balance changes commit together. The primary keys make a
  * second delivery of the same event (or a second capture of one authorization) wait for the first and then see it.
+ * A capture's claim also keeps when the latest closed event handled for it was made, and an amount change locks it.
  */
 export function databaseDeliveryStore(db: Database): DeliveryStore<Sql> {
   return {
@@ -36,6 +37,19 @@ export function databaseDeliveryStore(db: Database): DeliveryStore<Sql> {
               [authorizationId],
             );
             return claimed.length > 0;
+          },
+          async recordClosed(authorizationId, madeAt) {
+            await sql.query(
+              "UPDATE wallet_receiver.capture_claims SET closed_at = GREATEST(closed_at, $2::timestamptz) WHERE authorization_id = $1",
+              [authorizationId, madeAt],
+            );
+          },
+          async closedSince(authorizationId, madeAt) {
+            const [claim] = await sql.query<{ later: boolean | null }>(
+              "SELECT closed_at > $2::timestamptz AS later FROM wallet_receiver.capture_claims WHERE authorization_id = $1 FOR UPDATE",
+              [authorizationId, madeAt],
+            );
+            return claim?.later === true;
           },
         }),
       ),

@@ -195,6 +195,26 @@ describe("step 5: update", () => {
     expect(await api.liens(authorizationId)).toMatchObject([{ locked: 0, debited: 4_000 }]);
   });
 
+  it("pending that arrives after the platform closed it without this answer (a stalled receiver): changes nothing", async () => {
+    const { card, id, authorizationId } = await approvedCapture(10_000, 4_000);
+    const asked = new Date(Date.now() + 1_000);
+    const timedOut = new Date(asked.getTime() + 4_000);
+    const stale = update({ id: authorizationId, card, status: "pending", amount: 7_000 }, undefined, asked);
+    const decidedByDefault = closed(
+      { id: authorizationId, card, status: "declined", amount: 4_000 },
+      undefined,
+      timedOut,
+    );
+    expect((await post(decidedByDefault)).body).toEqual({ action: "approve" });
+    expect((await post(stale)).body).toEqual({ action: "decline", code: "duplicate-transaction" });
+    expect(await api.wallet(id)).toMatchObject({ available: 6_000, locked: 0, debited: 4_000 });
+
+    const later = new Date(timedOut.getTime() + 1_000);
+    const next = update({ id: authorizationId, card, status: "pending", amount: 5_000 }, undefined, later);
+    expect((await post(next)).body).toEqual({ action: "approve" });
+    expect(await api.wallet(id)).toMatchObject({ available: 5_000, debited: 5_000 });
+  });
+
   it("reversed (the shared fixture): gives the funds back to the user", async () => {
     const event = JSON.parse(fixture("event-card.authorization.update.json"));
     const walletId = (await walletOfFixtureCard()).id;

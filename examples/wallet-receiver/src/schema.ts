@@ -38,6 +38,9 @@ const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS wallet_receiver.capture_claims (
      authorization_id text PRIMARY KEY,
      claimed_at timestamptz NOT NULL DEFAULT now())`,
+  // When the platform made the latest closed event handled for the authorization: an amount change made before it
+  // was decided without this receiver and changes nothing. Added later, hence apart.
+  "ALTER TABLE wallet_receiver.capture_claims ADD COLUMN IF NOT EXISTS closed_at timestamptz",
   `CREATE TABLE IF NOT EXISTS wallet_receiver.card_transactions (
      id text PRIMARY KEY,
      authorization_id text NOT NULL,

@@ -11,7 +11,12 @@ const fixture = (name: string) => readFileSync(new URL(name, FIXTURES), "utf8");
 const sign = (body: string, key = KEY) => createHmac("sha512", key).update(body).digest("hex");
 
 let seq = 0;
-function envelope(event: string, data: Record<string, unknown>, eventId = `evt.t${++seq}`) {
+function envelope(
+  event: string,
+  data: Record<string, unknown>,
+  eventId = `evt.t${++seq}`,
+  sentAt = "2024-01-01T00:00:00.000Z",
+) {
   const authorization = {
     object: "card.authorization",
     card: "c.1",
@@ -25,7 +30,7 @@ function envelope(event: string, data: Record<string, unknown>, eventId = `evt.t
   return JSON.stringify({
     event,
     data: { ...authorization, ...data },
-    metadata: { sentAt: "2024-01-01T00:00:00.000Z", event: eventId },
+    metadata: { sentAt, event: eventId },
   });
 }
 
@@ -181,6 +186,8 @@ describe("duplicate tracking", () => {
           claimEvent: async (id) => (log.push(`event:${id}`), { first: true }),
           remember: async (id, answer) => void log.push(`remember:${id}:${JSON.stringify(answer)}`),
           claimAuthorization: async (id) => (log.push(`authorization:${id}`), false),
+          recordClosed: async (id) => void log.push(`closed:${id}`),
+          closedSince: async () => false,
         };
         return work(session);
       },
@@ -214,6 +221,64 @@ describe("duplicate tracking", () => {
       "authorization:c.auth.Y",
       'remember:evt.capture:{"action":"decline","code":"duplicate-transaction"}',
     ]);
+  });
+});
+
+describe("a decision request the platform closed before it arrived", () => {
+  const at = (second: number) => `2024-01-01T00:00:0${second}.000Z`;
+  const deliver = (receiver: ReturnType<typeof createReceiver>, kind: string, data: object, second: number) => {
+    const body = envelope(kind, { id: "c.auth.Late", ...data }, undefined, at(second));
+    return receiver.handle(body, sign(body)).then((r) => r.body);
+  };
+
+  it("an amount change made before the latest closed event changes nothing; one made after it is handled", async () => {
+    const calls: string[] = [];
+    const receiver = createReceiver({
+      signingKey: KEY,
+      store: memoryDeliveryStore(),
+      handlers: recordingHandlers(calls),
+    });
+    await deliver(receiver, "card.authorization.request", {}, 0);
+    await deliver(receiver, "card.authorization.closed", { status: "approved" }, 1);
+    await deliver(receiver, "card.authorization.closed", { status: "declined" }, 6);
+    expect(await deliver(receiver, "card.authorization.update", { status: "pending", amount: 2000 }, 2)).toEqual({
+      action: "decline",
+      code: "duplicate-transaction",
+    });
+    expect(await deliver(receiver, "card.authorization.update", { status: "pending", amount: 3000 }, 7)).toEqual({
+      action: "approve",
+    });
+    expect(calls).toEqual([
+      "capture:c.auth.Late",
+      "closed:c.auth.Late",
+      "closed:c.auth.Late",
+      "amountUpdate:c.auth.Late:pending:3000",
+    ]);
+  });
+
+  it("an earlier closed event handled late does not move the mark back, and a reversal is never stale", async () => {
+    const calls: string[] = [];
+    const receiver = createReceiver({
+      signingKey: KEY,
+      store: memoryDeliveryStore(),
+      handlers: recordingHandlers(calls),
+    });
+    await deliver(receiver, "card.authorization.request", {}, 0);
+    await deliver(receiver, "card.authorization.closed", { status: "declined" }, 6);
+    await deliver(receiver, "card.authorization.closed", { status: "approved" }, 1);
+    expect(await deliver(receiver, "card.authorization.update", { status: "pending" }, 5)).toMatchObject({
+      action: "decline",
+    });
+    expect(await deliver(receiver, "card.authorization.update", { status: "reversed" }, 5)).toEqual({
+      action: "approve",
+    });
+    expect(calls.at(-1)).toBe("reversal:c.auth.Late:reversed");
+  });
+
+  it("refuses an event whose sentAt is not a timestamp", async () => {
+    const receiver = createReceiver({ signingKey: KEY, store: memoryDeliveryStore(), handlers: recordingHandlers([]) });
+    const body = envelope("card.authorization.closed", { id: "c.auth.X" }, undefined, "yesterday");
+    expect(await receiver.handle(body, sign(body))).toEqual({ status: 400, body: { error: "Invalid Request" } });
   });
 });
 

@@ -70,7 +70,8 @@ export type Transaction = z.infer<typeof transactionSchema>;
 export const webhookTestSchema = z.object({ webhookId: z.string(), message: z.string() }).loose();
 export type WebhookTest = z.infer<typeof webhookTestSchema>;
 
-const metadata = z.object({ sentAt: z.string(), event: z.string().startsWith("evt.") }).loose();
+const timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "not a timestamp");
+const metadata = z.object({ sentAt: timestamp, event: z.string().startsWith("evt.") }).loose();
 
 /** Which of the business's modes an event belongs to: its test mode (simulations, test keys) or live. */
 export const eventModeSchema = z.enum(["test", "live"]);

@@ -100,6 +100,9 @@ export const INVALID_TIMESTAMP = { error: "Invalid Timestamp" } as const;
 /** The same signed delivery (webhook-id and webhook-timestamp) came before, within the tolerance. */
 export const REPLAYED_REQUEST = { error: "Replayed Request" } as const;
 
+/** When the platform made an event (its metadata.sentAt), to the millisecond. */
+const madeAt = (event: CardholdEvent) => new Date(event.metadata.sentAt).toISOString();
+
 async function dispatch<Tx>(
   event: CardholdEvent,
   handlers: Handlers<Tx>,
@@ -116,15 +119,22 @@ async function dispatch<Tx>(
       // A closed capture whose request this receiver never handled (its answer was late, or never came) claims the
       // authorization, so that request, still on its way or waiting on a lock, is declined as a repeat instead of
       // locking funds no event will ever release. A request handled first has the claim: this waits for it.
-      if (event.data.type === "capture") await session.claimAuthorization(event.data.id);
+      if (event.data.type === "capture") {
+        await session.claimAuthorization(event.data.id);
+        await session.recordClosed(event.data.id, madeAt(event));
+      }
       return validAnswer(await handlers.closed(event.data, { event, tx }));
     case "card.authorization.update": {
       const update = event.data;
-      // An amount change is approved whole or declined: never for less.
-      if (update.status === "pending")
+      if (update.status === "pending") {
+        // An amount change the platform closed before this delivery (by its timeout default, this receiver having
+        // answered too late) changes nothing: the closed event already said what the platform kept.
+        if (await session.closedSince(update.id, madeAt(event))) return decline("duplicate-transaction");
+        // An amount change is approved whole or declined: never for less.
         return fitsRequest(validAnswer(await handlers.amountUpdate({ ...update, status: "pending" }, { event, tx })), {
           amount: update.amount,
         });
+      }
       return validAnswer(await handlers.reversal({ ...update, status: "reversed" }, { event, tx }));
     }
     case "card.transaction.created":

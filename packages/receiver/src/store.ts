@@ -16,6 +16,14 @@ export interface DeliverySession<Tx> {
   remember(eventId: string, answer: unknown): Promise<void>;
   /** True the first time an authorization id is claimed for a capture; false for a repeated capture. */
   claimAuthorization(authorizationId: string): Promise<boolean>;
+  /** Keeps when the platform made the latest closed event handled for a claimed authorization (`madeAt`, ISO 8601). */
+  recordClosed(authorizationId: string, madeAt: string): Promise<void>;
+  /**
+   * True when a closed event made after `madeAt` was handled for this authorization: a decision request made at
+   * `madeAt` is then one the platform already decided without this receiver (its answer came too late). A database
+   * store locks the authorization's claim, so a closed event handled at the same time waits for this delivery.
+   */
+  closedSince(authorizationId: string, madeAt: string): Promise<boolean>;
 }
 
 /** Where a receiver remembers what it answered, so a resent event gets the same answer and changes nothing. */
@@ -31,11 +39,14 @@ export interface DeliveryStore<Tx = undefined> {
 export function memoryDeliveryStore(): DeliveryStore<undefined> {
   const answers = new Map<string, unknown>();
   const captures = new Set<string>();
+  const closedAt = new Map<string, number>();
   let queue: Promise<unknown> = Promise.resolve();
 
   async function run<T>(work: (session: DeliverySession<undefined>) => Promise<T>): Promise<T> {
     const newAnswers = new Map<string, unknown>();
     const newCaptures = new Set<string>();
+    const newClosedAt = new Map<string, number>();
+    const latestClosed = (id: string) => newClosedAt.get(id) ?? closedAt.get(id);
     const result = await work({
       tx: undefined,
       claimEvent: async (eventId) => {
@@ -48,9 +59,13 @@ export function memoryDeliveryStore(): DeliveryStore<undefined> {
         newCaptures.add(id);
         return true;
       },
+      recordClosed: async (id, madeAt) =>
+        void newClosedAt.set(id, Math.max(latestClosed(id) ?? -Infinity, Date.parse(madeAt))),
+      closedSince: async (id, madeAt) => (latestClosed(id) ?? -Infinity) > Date.parse(madeAt),
     });
     for (const [eventId, answer] of newAnswers) answers.set(eventId, answer);
     for (const id of newCaptures) captures.add(id);
+    for (const [id, at] of newClosedAt) closedAt.set(id, at);
     return result;
   }
 

@@ -36,16 +36,17 @@ export function authorization(fields: AuthorizationFields) {
   };
 }
 
-export function envelope(event: string, data: object, eventId = uniqueId("evt.")): string {
-  return JSON.stringify({ event, data, metadata: { sentAt: new Date().toISOString(), event: eventId } });
+/** `sentAt` is when the platform made the event (now unless given). */
+export function envelope(event: string, data: object, eventId = uniqueId("evt."), sentAt = new Date()): string {
+  return JSON.stringify({ event, data, metadata: { sentAt: sentAt.toISOString(), event: eventId } });
 }
 
-export const request = (fields: AuthorizationFields, eventId?: string) =>
-  envelope("card.authorization.request", authorization(fields), eventId);
-export const closed = (fields: AuthorizationFields, eventId?: string) =>
-  envelope("card.authorization.closed", authorization(fields), eventId);
-export const update = (fields: AuthorizationFields, eventId?: string) =>
-  envelope("card.authorization.update", authorization(fields), eventId);
+export const request = (fields: AuthorizationFields, eventId?: string, sentAt?: Date) =>
+  envelope("card.authorization.request", authorization(fields), eventId, sentAt);
+export const closed = (fields: AuthorizationFields, eventId?: string, sentAt?: Date) =>
+  envelope("card.authorization.closed", authorization(fields), eventId, sentAt);
+export const update = (fields: AuthorizationFields, eventId?: string, sentAt?: Date) =>
+  envelope("card.authorization.update", authorization(fields), eventId, sentAt);
 
 /** What a receiver answers: an authorization answer, `{code}` or `{error}`. */
 export interface DeliveryAnswer {
