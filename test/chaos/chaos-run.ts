@@ -22,6 +22,7 @@ import { FakeReceiver } from "../support/fake-receiver";
 import type { ReceivedEnvelope } from "../support/platform-audit";
 import { auditAfterRun, printReport } from "./chaos-checks";
 import { setUpWallets } from "./chaos-setup";
+import { instanceWarnings } from "./instance-warnings";
 import { startOwnedKafka } from "./owned-kafka";
 import { startOwnedPostgres } from "./owned-postgres";
 import { startPausableForwarder } from "./pausable-forwarder";
@@ -284,17 +285,10 @@ async function run(): Promise<boolean> {
     startedAt: began,
     lateAnswersFail: values["late-answers"] === "fail",
   });
-  if (!passed)
-    process.stdout.write(
-      platform
-        .output()
-        .split("\n")
-        .filter((line) => /error|fatal/i.test(line))
-        .slice(-40)
-        .join("\n") + "\n",
-    );
+  if (!passed) process.stdout.write(`${instanceWarnings(platform.outputs())}\n`);
   if (values.keep) {
-    await writeFile(join(runDir, "platform.log"), platform.output());
+    const logs = platform.outputs().map(({ id, text }) => `--- ${id} ---\n${text}`);
+    await writeFile(join(runDir, "platform.log"), logs.join("\n"));
     await writeFile(
       join(runDir, "incidents.json"),
       JSON.stringify({ startedAt: began, windows, incidents: stats.incidents }, null, 1),

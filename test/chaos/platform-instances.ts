@@ -35,8 +35,8 @@ export interface ScaledPlatform {
   restart(id: string): Promise<void>;
   /** The running instances' pids, by service (for CPU readings). */
   pidsOf(service: ServiceName): number[];
-  /** Each instance's output so far (for a failed run's report). */
-  output(): string;
+  /** Each instance's output so far, killed ones included (for a failed run's report). */
+  outputs(): Array<{ id: string; text: string }>;
   stop(): Promise<void>;
 }
 
@@ -72,7 +72,7 @@ export async function startScaledPlatform(
     extraEnv,
   });
   const gatewayUrl = await balanced("api-gateway");
-  const logs: string[] = [];
+  const killedOutputs: Array<{ id: string; text: string }> = [];
   const byId = (id: string) => {
     const instance = instances.find((i) => i.id === id);
     if (!instance) throw new Error(`no instance ${id}`);
@@ -86,7 +86,7 @@ export async function startScaledPlatform(
     instanceIds: instances.map((i) => i.id),
     async kill(id) {
       const instance = byId(id);
-      logs.push(`--- ${id} (killed) ---\n${instance.process?.output() ?? ""}`);
+      killedOutputs.push({ id: `${id} (killed)`, text: instance.process?.output() ?? "" });
       await instance.process?.kill("SIGKILL");
     },
     async restart(id) {
@@ -95,7 +95,7 @@ export async function startScaledPlatform(
     },
     pidsOf: (service) =>
       instances.flatMap((i) => (i.name === service && i.process?.child.pid ? [i.process.child.pid] : [])),
-    output: () => [...logs, ...instances.map((i) => `--- ${i.id} ---\n${i.process?.output() ?? ""}`)].join("\n"),
+    outputs: () => [...killedOutputs, ...instances.map((i) => ({ id: i.id, text: i.process?.output() ?? "" }))],
     stop: () =>
       stopInstances(
         instances.flatMap((i) => (i.process ? [i.process] : [])),

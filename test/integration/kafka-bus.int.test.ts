@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
-import { Kafka, logLevel, type Admin } from "kafkajs";
+import { Kafka, KafkaJSNonRetriableError, logLevel, type Admin } from "kafkajs";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKafkaBus, type Bus, type IncomingMessage, type PoisonPolicy } from "@cardhold/bus";
@@ -189,6 +189,55 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
       handler: async (m) => void (m.key === key && secondSeen.push((m.value as { n: number }).n)),
     });
     await eventually(() => expect(secondSeen).toEqual([5, 6, 7]), 30_000);
+  });
+
+  it("replaces a consumer kafkajs gave up on (a crash it does not restart), and handles what waited", async () => {
+    const key = `${run}-given-up`;
+    const warnings: string[] = [];
+    const watched = pino({ level: "warn" }, { write: (line: string) => void warnings.push(JSON.parse(line).msg) });
+    // A client whose first consumer crashes as kafkajs does on KafkaJSGroupCoordinatorNotFound after a broker
+    // restart: an error it does not retry, so it never restarts that consumer.
+    const kafka = new Kafka({
+      clientId: "bus-it-given-up",
+      brokers: KAFKA_BROKERS!.split(","),
+      logLevel: logLevel.NOTHING,
+    });
+    const consumerOf = kafka.consumer.bind(kafka);
+    let consumersMade = 0;
+    kafka.consumer = (config) => {
+      const consumer = consumerOf(config);
+      if (++consumersMade > 1) return consumer;
+      const runOf = consumer.run.bind(consumer);
+      consumer.run = (runConfig) =>
+        runOf({
+          ...runConfig,
+          eachBatch: async () => {
+            throw new KafkaJSNonRetriableError("Failed to find group coordinator");
+          },
+        });
+      return consumer;
+    };
+    const bus = createKafkaBus({
+      brokers: KAFKA_BROKERS!.split(","),
+      clientId: "bus-it",
+      logger: watched,
+      topics: [TOPICS.events],
+      kafka,
+      consumerRestartDelayMs: 200,
+    });
+    buses.push(bus);
+    await bus.start();
+    const seen: number[] = [];
+    await bus.subscribe({
+      group: `bus-it-${run}-given-up`,
+      topics: [TOPICS.events],
+      handler: async (m) => void (m.key === key && seen.push((m.value as { n: number }).n)),
+    });
+    await producer.publish(Array.from({ length: 3 }, (_, n) => ({ topic: TOPICS.events, key, value: { n } })));
+    await eventually(() => expect(seen).toEqual([0, 1, 2]), 60_000);
+    expect(consumersMade).toBe(2);
+    expect(warnings).toContain("kafkajs gave up on a consumer; a new one takes its place");
+    expect(warnings).toContain("consumer started again");
   });
 
   it("subscribes at once to a group whose member crashed, and handles what waited once the group is joined", async () => {

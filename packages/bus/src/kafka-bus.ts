@@ -1,19 +1,13 @@
-import { Kafka, logLevel, type Consumer, type KafkaMessage, type LogEntry, type Producer } from "kafkajs";
+import { Kafka, logLevel, type LogEntry, type Producer } from "kafkajs";
 import type { Logger } from "pino";
 import "./kafkajs-idle-timers";
 import { createKafkaLagReader } from "./consumer-lag";
 import { newMessageId } from "./message-id";
-import { guardedHandling, type PoisonPolicy, UnreadableMessage } from "./poison";
-import { handleInSpan, startPublishSpans } from "./trace-context";
+import { startSubscription, type RunningSubscription, type SubscriptionSettings } from "./kafka-subscription";
+import type { PoisonPolicy } from "./poison";
+import { startPublishSpans } from "./trace-context";
 import { TOPIC_SETTINGS, type Topic } from "@cardhold/contracts";
-import {
-  MAX_BATCH,
-  MESSAGE_ID_HEADER,
-  type Bus,
-  type IncomingMessage,
-  type OutgoingMessage,
-  type Subscription,
-} from "./bus";
+import { MESSAGE_ID_HEADER, type Bus, type OutgoingMessage, type Subscription } from "./bus";
 
 /**
  * A member that died without leaving (SIGKILL) holds its partitions, and a member that joins waits, until its session
@@ -49,6 +43,10 @@ export interface KafkaBusOptions {
    * partitions to the others (default 6 s; the broker's group.min.session.timeout.ms must allow it).
    */
   sessionTimeoutMs?: number;
+  /** A kafkajs client to use instead of one made from `brokers` (tests wrap one to make a consumer fail). */
+  kafka?: Kafka;
+  /** First wait before a consumer kafkajs gave up on is replaced (default 1 s). */
+  consumerRestartDelayMs?: number;
 }
 
 const KAFKA_TO_PINO: Record<number, "error" | "warn" | "info" | "debug"> = {
@@ -66,51 +64,17 @@ function kafkaLogCreator(logger: Logger) {
     };
 }
 
-/**
- * Offsets are committed at most this often: an offset commit is a broker request, which costs the broker as much as
- * the message itself, and kafkajs left to itself commits after every batch it hands over (whatever its autoCommit
- * interval says). After a crash the last half second is consumed again, which the consumers' inboxes make harmless
- * (at-least-once, handled once).
- */
-const OFFSET_COMMIT_INTERVAL_MS = 500;
-
-type PartitionOffset = { topic: string; partition: number; offset: string };
-
-/** What a consumer has handled and not yet committed, per partition: the next offset to read. */
-function createOffsetProgress(consumer: Consumer, logger: Logger) {
-  let handled = new Map<string, PartitionOffset>();
-  const commit = async () => {
-    if (handled.size === 0) return;
-    const offsets = [...handled.values()];
-    handled = new Map();
-    // A failed commit (a rebalance, the broker away) only means those messages may be consumed again.
-    await consumer
-      .commitOffsets(offsets)
-      .catch((err: unknown) => logger.debug({ err }, "offset commit failed; the messages may be consumed again"));
-  };
-  const timer = setInterval(() => void commit(), OFFSET_COMMIT_INTERVAL_MS);
-  timer.unref();
-  return {
-    handled(topic: string, partition: number, lastOffset: string) {
-      handled.set(`${topic}:${partition}`, { topic, partition, offset: (BigInt(lastOffset) + 1n).toString() });
-    },
-    /** Commits what is left and stops the timer (before the consumer disconnects). */
-    async close() {
-      clearInterval(timer);
-      await commit();
-    },
-  };
-}
-
 /** The bus over Kafka: an idempotent producer (acks=all) and one kafkajs consumer per subscription group. */
 export function createKafkaBus(opts: KafkaBusOptions): Bus {
-  const kafka = new Kafka({
-    clientId: opts.clientId,
-    brokers: opts.brokers,
-    logLevel: logLevel.WARN,
-    logCreator: kafkaLogCreator(opts.logger.child({ component: "kafka" })),
-    retry: { retries: 8, initialRetryTime: 200 },
-  });
+  const kafka =
+    opts.kafka ??
+    new Kafka({
+      clientId: opts.clientId,
+      brokers: opts.brokers,
+      logLevel: logLevel.WARN,
+      logCreator: kafkaLogCreator(opts.logger.child({ component: "kafka" })),
+      retry: { retries: 8, initialRetryTime: 200 },
+    });
   const admin = kafka.admin();
   const sessionTimeoutMs = opts.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
   const producer: Producer = kafka.producer({
@@ -118,7 +82,7 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
     maxInFlightRequests: 1,
     allowAutoTopicCreation: false,
   });
-  const consumers: { consumer: Consumer; progress: ReturnType<typeof createOffsetProgress> }[] = [];
+  const subscriptions: RunningSubscription[] = [];
   let stopping = false;
   const handling = new Set<Promise<void>>();
   const subscribed = new Map<string, readonly string[]>();
@@ -157,6 +121,20 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
     });
   };
 
+  const subscriptionSettings: SubscriptionSettings = {
+    kafka,
+    logger: opts.logger,
+    poison: opts.poison,
+    partitions: opts.partitions,
+    sessionTimeoutMs,
+    heartbeatIntervalMs: heartbeatIntervalFor(sessionTimeoutMs),
+    fetchWaitMs: fetchWaitFor(sessionTimeoutMs),
+    restartDelayMs: opts.consumerRestartDelayMs,
+    send,
+    handling,
+    isStopping: () => stopping,
+  };
+
   return {
     crossProcess: true,
     async start() {
@@ -177,81 +155,8 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       );
     },
     async subscribe(subscription: Subscription) {
-      const consumer = kafka.consumer({
-        groupId: subscription.group,
-        allowAutoTopicCreation: false,
-        sessionTimeout: sessionTimeoutMs,
-        heartbeatInterval: heartbeatIntervalFor(sessionTimeoutMs),
-        maxWaitTimeInMs: fetchWaitFor(sessionTimeoutMs),
-        // kafkajs's consumer default (5 retries, the client's timings), and a join still under way when the bus stops
-        // must not bring the consumer back after its disconnect.
-        retry: { retries: 5, restartOnFailure: async () => !stopping },
-      });
-      const progress = createOffsetProgress(consumer, opts.logger);
-      consumers.push({ consumer, progress });
-      await consumer.connect();
-      await consumer.subscribe({ topics: subscription.topics, fromBeginning: true });
+      subscriptions.push(await startSubscription(subscriptionSettings, subscription));
       subscribed.set(subscription.group, subscription.topics);
-      const toIncoming = (topic: string, partition: number, message: KafkaMessage): IncomingMessage => {
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(message.headers ?? {})) {
-          if (value !== undefined) headers[name] = String(value);
-        }
-        const text = message.value?.toString("utf8");
-        return {
-          id: headers[MESSAGE_ID_HEADER] ?? `${topic}:${partition}:${message.offset}`,
-          topic,
-          key: message.key?.toString("utf8") ?? "",
-          value: text === undefined ? null : readJson(text),
-          headers,
-          partition,
-          offset: message.offset,
-        };
-      };
-      const { handler, batchHandler } = subscription;
-      const chunkSize = batchHandler ? MAX_BATCH : 1;
-      const handle = guardedHandling({
-        group: subscription.group,
-        policy: opts.poison,
-        run: (messages) =>
-          handleInSpan(subscription.group, messages, () =>
-            batchHandler ? batchHandler(messages) : handler!(messages[0]!),
-          ),
-        setAside: (deadLetter) => send([deadLetter]),
-        onSetAside: (message, err) =>
-          opts.logger.error(
-            { err, group: subscription.group, topic: message.topic, messageId: message.id, offset: message.offset },
-            "message set aside on dead-letters.v1: its handler cannot take it",
-          ),
-      });
-      // Not awaited: kafkajs resolves run() only once the group is joined, and after a crash the join waits for the
-      // dead member's session to end (6 s) and a rebalance per group. Messages wait at the group's committed offsets
-      // meanwhile, so a restarted service serves its HTTP requests and runs its workers at once.
-      const running = consumer.run({
-        // Partitions are independent (order is per key), so handle them side by side.
-        partitionsConsumedConcurrently: opts.partitions ?? 3,
-        autoCommit: false,
-        eachBatchAutoResolve: false,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-          for (let i = 0; i < batch.messages.length && isRunning() && !isStale() && !stopping; i += chunkSize) {
-            const chunk = batch.messages
-              .slice(i, i + chunkSize)
-              .map((m) => toIncoming(batch.topic, batch.partition, m));
-            const handled = handle(chunk).catch((error: unknown) => {
-              throw new HandlingFailed(error);
-            });
-            handling.add(handled);
-            await handled.finally(() => handling.delete(handled));
-            const last = chunk.at(-1)!.offset;
-            resolveOffset(last);
-            progress.handled(batch.topic, batch.partition, last);
-            await heartbeat();
-          }
-        },
-      });
-      running.catch((err: unknown) =>
-        opts.logger.error({ err, group: subscription.group }, "consumer could not start; its messages wait"),
-      );
     },
     async ready() {
       try {
@@ -267,33 +172,9 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
       stopping = true;
       lag.stop();
       await Promise.allSettled([...handling]);
-      await Promise.allSettled(consumers.map(({ progress }) => progress.close()));
-      await Promise.allSettled(consumers.map(({ consumer }) => consumer.disconnect()));
+      await Promise.allSettled(subscriptions.map((subscription) => subscription.close()));
       await producer.disconnect().catch(() => undefined);
       await admin.disconnect().catch(() => undefined);
     },
   };
-}
-
-function readJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return new UnreadableMessage(text);
-  }
-}
-
-/**
- * What a failed handling is thrown to kafkajs as. kafkajs gives up on a consumer for good when what eachBatch throws
- * is a TypeError, RangeError, ReferenceError or SyntaxError (a handler's bug, or a message that trips one): no retry,
- * no restart, the group's partitions stalled while the process runs on. Marked retriable (and no `cause`, which
- * kafkajs would look through), every failure is retried and the consumer restarted, and the poison guard decides
- * when a message is set aside.
- */
-class HandlingFailed extends Error {
-  readonly retriable = true;
-  constructor(readonly failure: unknown) {
-    super(`handler failed: ${failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure)}`);
-    this.name = "HandlingFailed";
-  }
 }
