@@ -79,10 +79,12 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   const lateness = createDecisionLateness(deps.metrics.registry, deps.logger);
   const applyDefault = async (id: string) => {
     const startedAt = Date.now();
-    const decided = await deps.db.tx((tx) =>
-      applyOverdueDefault(tx, id, { now: Date.now(), overdueByMs: sweeperGraceMs }),
-    );
-    if (decided) lateness.applied("waiting-request", decided.dueAt, { id, startedAt });
+    let inTransactionAt: number | undefined;
+    const decided = await deps.db.tx((tx) => {
+      inTransactionAt = Date.now();
+      return applyOverdueDefault(tx, id, { now: inTransactionAt, overdueByMs: sweeperGraceMs });
+    });
+    if (decided) lateness.applied("waiting-request", decided.dueAt, { id, startedAt, inTransactionAt });
     return decided?.row;
   };
   const waiters = createDecisionWaiters(deps.db, { graceMs: sweeperGraceMs, applyDefault });

@@ -62,10 +62,14 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
       const orphans = overdue.filter((id) => !opts.waiters.isWaiting(id));
       await eachAtMost(CONCURRENCY, orphans, async (id) => {
         const startedAt = Date.now();
-        const decided = await opts.db.tx((tx) => applyOverdueDefault(tx, id, { now: Date.now(), skipLocked: true }));
+        let inTransactionAt: number | undefined;
+        const decided = await opts.db.tx((tx) => {
+          inTransactionAt = Date.now();
+          return applyOverdueDefault(tx, id, { now: inTransactionAt, skipLocked: true });
+        });
         if (!decided) return;
         opts.waiters.decided([decided.row]);
-        opts.lateness.applied("deadline-sweeper", decided.dueAt, { id, startedAt });
+        opts.lateness.applied("deadline-sweeper", decided.dueAt, { id, startedAt, inTransactionAt });
       });
       if (orphans.length > 0 && overdue.length === BATCH) return true;
       armFor(await nextDeadline(opts.db));

@@ -23,6 +23,19 @@ describe("decision lateness", () => {
       startedLateMs: 300,
     });
     expect(lines[0]!.lateMs).toBeGreaterThanOrEqual(400);
+    expect(lines[0]).not.toHaveProperty("connectionWaitMs");
+  });
+
+  it("splits a late decision's time into waiting for a connection and its transaction, when it knows both", async () => {
+    const { lines, lateness: l } = lateness();
+    const now = Date.now();
+    l.applied("waiting-request", new Date(now - 400), {
+      id: "c.auth.slow",
+      startedAt: now - 350,
+      inTransactionAt: now - 200,
+    });
+    expect(lines[0]).toMatchObject({ startedLateMs: 50, connectionWaitMs: 150 });
+    expect(lines[0]!.transactionMs).toBeGreaterThanOrEqual(200);
   });
 
   it("counts a decision within 250 ms of its deadline in the histogram only", async () => {

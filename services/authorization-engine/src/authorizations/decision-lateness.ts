@@ -9,10 +9,19 @@ export type AppliedBy = "answer" | "deadline-sweeper" | "waiting-request";
 
 export interface DecisionLateness {
   /**
-   * Call after the decision committed, with the answer deadline it was decided against and when its transaction
-   * started (so a late one says whether it started late or took long).
+   * Call after the decision committed, with the answer deadline it was decided against, when its work started and
+   * when its transaction had a connection (so a late one says whether it started late, waited for a connection, or
+   * took long inside the transaction).
    */
-  applied(by: AppliedBy, dueAt: Date | null, decided: { id: string; startedAt: number }): void;
+  applied(by: AppliedBy, dueAt: Date | null, decided: DecidedTimes): void;
+}
+
+export interface DecidedTimes {
+  id: string;
+  /** When the work that decided it started (before asking the pool for a connection). */
+  startedAt: number;
+  /** When its transaction's first statement could run (the pool gave a connection and BEGIN was sent). */
+  inTransactionAt?: number;
 }
 
 /** Past this, the card network's answer is late (the deadline plus the 250 ms issue 12 allows): logged one by one. */
@@ -33,13 +42,18 @@ export function createDecisionLateness(registry: Registry, logger: Logger): Deci
   });
   for (const by of ["answer", "deadline-sweeper", "waiting-request"] as const) histogram.zero({ applied_by: by });
   return {
-    applied(by, dueAt, { id, startedAt }) {
+    applied(by, dueAt, { id, startedAt, inTransactionAt }) {
       if (dueAt === null) return;
-      const lateMs = Date.now() - dueAt.getTime();
+      const now = Date.now();
+      const lateMs = now - dueAt.getTime();
       histogram.observe({ applied_by: by }, Math.max(0, lateMs) / 1_000);
       if (lateMs > LATE_MS) {
         const startedLateMs = startedAt - dueAt.getTime();
-        logger.warn({ authorizationId: id, appliedBy: by, lateMs, startedLateMs }, "decision applied late");
+        const phases =
+          inTransactionAt === undefined
+            ? {}
+            : { connectionWaitMs: inTransactionAt - startedAt, transactionMs: now - inTransactionAt };
+        logger.warn({ authorizationId: id, appliedBy: by, lateMs, startedLateMs, ...phases }, "decision applied late");
       }
     },
   };

@@ -23,14 +23,16 @@ export function subscribeToDecisions(deps: {
       if (!parsed.success)
         return deps.logger.error({ messageId: message.id }, "skipping malformed decisions.v1 message");
       const startedAt = Date.now();
+      let inTransactionAt: number | undefined;
       let decided: Decided | undefined;
       // No inbox: an answer applies only to the decision it names while it is open, so a repeat changes nothing.
       await deps.db.tx(async (tx) => {
-        decided = (await applyDecision(tx, parsed.data.data, Date.now())) ?? undefined;
+        inTransactionAt = Date.now();
+        decided = (await applyDecision(tx, parsed.data.data, inTransactionAt)) ?? undefined;
       });
       if (!decided) return;
       deps.waiters.decided([decided.row]);
-      deps.lateness.applied("answer", decided.dueAt, { id: decided.row.id, startedAt });
+      deps.lateness.applied("answer", decided.dueAt, { id: decided.row.id, startedAt, inTransactionAt });
     },
   });
 }
