@@ -3,7 +3,7 @@
  * decided authorization comes back, with a receiver that approves at once. Reports, per offered rate, the latency the
  * platform adds (end to end minus the receiver's own handling time) and the rate achieved.
  *   all-in-one:  npx tsx bench/authorization.bench.ts --mode all-in-one --rates 10,20,40 --seconds 10 [--statements] [--allocations]
- *                [--warm-up-seconds 10]
+ *                [--warm-up-seconds 10] [--silent-receiver]
  *   distributed: KAFKA_BROKERS=127.0.0.1:9092 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \
  *                npx tsx bench/authorization.bench.ts --mode distributed --rates 25,50,100,150 --seconds 10
  * Open loop: requests start at fixed intervals whatever the answers do, so queueing shows in the latency. Ends with a
@@ -47,8 +47,16 @@ const { values } = parseArgs({
      * prepared on them); this measures the steady state apart from it.
      */
     "warm-up-seconds": { type: "string", default: "0" },
+    /**
+     * The receiver answers no decision request (a stalled receiver): every authorization ends by its timeout default,
+     * and each step reports how long past its 4-second deadline each was answered, and the CPU per default.
+     */
+    "silent-receiver": { type: "boolean", default: false },
   },
 });
+const silent = values["silent-receiver"];
+/** The 4-second answer window of an authorization request. */
+const DEADLINE_MS = 4_000;
 const rates = values.rates.split(",").map(Number);
 const seconds = Number(values.seconds);
 const agent = new Agent({ connections: Number(values.connections), keepAliveTimeout: 30_000 });
@@ -61,6 +69,7 @@ const receiver = createServer((req, res) => {
   req.on("data", (c: Buffer) => chunks.push(c));
   req.on("end", () => {
     const event = JSON.parse(Buffer.concat(chunks).toString()) as { event: string; data: { id: string } };
+    if (silent && event.event === "card.authorization.request") return void setTimeout(() => res.destroy(), 10_000);
     const body = event.event === "card.authorization.request" ? '{"action":"approve"}' : '{"code":"success"}';
     res.writeHead(200, { "content-type": "application/json" }).end(body);
     if (event.event === "card.authorization.request") receiverTime.set(event.data.id, performance.now() - started);
@@ -97,6 +106,8 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
   const cpuBefore = readCpu(cpuGroups);
   const kafkaJitBefore = kafkaJitMs();
   const added: number[] = [];
+  /** --silent-receiver: how long past the deadline each timeout default was answered. */
+  const pastDeadline: number[] = [];
   let failed = 0;
   /** Refused at once by the engine's load shedding (503 platform-overloaded): nothing was created. */
   let shed = 0;
@@ -119,7 +130,8 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
           });
           const total = performance.now() - t0;
           if (total > LATE_MS) late++;
-          if (auth.status !== "approved") {
+          if (silent && auth.statusReason === "timeout-error") pastDeadline.push(total - DEADLINE_MS);
+          else if (auth.status !== "approved") {
             failed++;
             notApproved.set(
               auth.statusReason ?? auth.status,
@@ -138,10 +150,12 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
   await Promise.all(sends);
   const elapsed = (performance.now() - started) / 1000;
   await new Promise((r) => setTimeout(r, 500)); // the closed and transaction events of the last ones are delivered
-  const cpuMsPerAuthorization = cpuPerOperation(cpuBefore, readCpu(cpuGroups), Math.max(1, added.length));
-  const kafkaJit = (kafkaJitMs() - kafkaJitBefore) / Math.max(1, added.length);
-  const allocated = await allocations?.sampler.end(allocations.pid, Math.max(1, added.length));
+  const operations = Math.max(1, added.length + pastDeadline.length);
+  const cpuMsPerAuthorization = cpuPerOperation(cpuBefore, readCpu(cpuGroups), operations);
+  const kafkaJit = (kafkaJitMs() - kafkaJitBefore) / operations;
+  const allocated = await allocations?.sampler.end(allocations.pid, operations);
   const sorted = added.sort((a, b) => a - b);
+  const past = pastDeadline.sort((a, b) => a - b);
   return {
     offeredPerSecond: rate,
     requests: total,
@@ -156,7 +170,12 @@ async function step(base: string, key: string, cards: string[], rate: number, fo
     ...("kafka" in cpuGroups && { kafkaJitMsPerAuthorization: Number(kafkaJit.toFixed(2)) }),
     ...(notApproved.size > 0 && { notApproved: Object.fromEntries(notApproved) }),
     answeredAfterDeadlinePlus250ms: late,
-    ...(statements && { statements: await statements.report(Math.max(1, added.length)) }),
+    ...(silent && {
+      timeoutDefaults: past.length,
+      pastDeadlineP50ms: Number(percentile(past, 0.5).toFixed(1)),
+      pastDeadlineP99ms: Number(percentile(past, 0.99).toFixed(1)),
+    }),
+    ...(statements && { statements: await statements.report(operations) }),
     ...(allocated && { allocatedKbPerAuthorization: allocated }),
   };
 }
