@@ -230,14 +230,12 @@ describe("a decision request the platform closed before it arrived", () => {
     const body = envelope(kind, { id: "c.auth.Late", ...data }, undefined, at(second));
     return receiver.handle(body, sign(body)).then((r) => r.body);
   };
+  const recordingReceiver = (calls: string[]) =>
+    createReceiver({ signingKey: KEY, store: memoryDeliveryStore(), handlers: recordingHandlers(calls) });
 
   it("an amount change made before the latest closed event changes nothing; one made after it is handled", async () => {
     const calls: string[] = [];
-    const receiver = createReceiver({
-      signingKey: KEY,
-      store: memoryDeliveryStore(),
-      handlers: recordingHandlers(calls),
-    });
+    const receiver = recordingReceiver(calls);
     await deliver(receiver, "card.authorization.request", {}, 0);
     await deliver(receiver, "card.authorization.closed", { status: "approved" }, 1);
     await deliver(receiver, "card.authorization.closed", { status: "declined" }, 6);
@@ -258,11 +256,7 @@ describe("a decision request the platform closed before it arrived", () => {
 
   it("an earlier closed event handled late does not move the mark back, and a reversal is never stale", async () => {
     const calls: string[] = [];
-    const receiver = createReceiver({
-      signingKey: KEY,
-      store: memoryDeliveryStore(),
-      handlers: recordingHandlers(calls),
-    });
+    const receiver = recordingReceiver(calls);
     await deliver(receiver, "card.authorization.request", {}, 0);
     await deliver(receiver, "card.authorization.closed", { status: "declined" }, 6);
     await deliver(receiver, "card.authorization.closed", { status: "approved" }, 1);
