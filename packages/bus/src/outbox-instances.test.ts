@@ -190,15 +190,21 @@ describe("an outbox relay after a failure", () => {
     while (!done() && Date.now() < deadline) await sleep(5);
   };
 
-  it("a commit whose answer was lost: its rows are read from the table before a later step is published", async () => {
+  /** A relay alone on a database that can fail, idle reads a minute apart, having published one warm-up row. */
+  const warmRelayOnFaultyDb = async (group: string, warmUpId: string) => {
     const bus = createMemoryBus();
-    const got = await collect(bus, "lost-1");
+    const got = await collect(bus, group);
     const faulty = faultyDb(first);
-    // Alone, idle reads a minute apart: without reading the table, the lost commit's row would wait a minute.
     const relay = createOutboxRelay({ db: faulty.db, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 10_000 });
     relay.start();
-    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "w", value: {}, id: "msg.warm-l" }]));
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "w", value: {}, id: warmUpId }]));
     await until(() => got.length === 1);
+    return { got, faulty, relay };
+  };
+
+  it("a commit whose answer was lost: its rows are read from the table before a later step is published", async () => {
+    // Without reading the table, the lost commit's row would wait for the next idle read, a minute away.
+    const { got, faulty, relay } = await warmRelayOnFaultyDb("lost-1", "msg.warm-l");
     await faulty.commitWithLostAnswer([{ key: "auth-l", id: "msg.approved-l" }]);
     await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "auth-l", value: {}, id: "msg.reversed-l" }]));
     await until(() => got.length === 3);
@@ -207,13 +213,7 @@ describe("an outbox relay after a failure", () => {
   });
 
   it("a read that failed (the database away) is done again before anything is published from memory", async () => {
-    const bus = createMemoryBus();
-    const got = await collect(bus, "lost-2");
-    const faulty = faultyDb(first);
-    const relay = createOutboxRelay({ db: faulty.db, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 10_000 });
-    relay.start();
-    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "w", value: {}, id: "msg.warm-r" }]));
-    await until(() => got.length === 1);
+    const { got, faulty, relay } = await warmRelayOnFaultyDb("lost-2", "msg.warm-r");
     faulty.setDown(true);
     relay.wake(); // the read fails
     await sleep(50);

@@ -136,20 +136,26 @@ describe("deliveries claimed as they are stored", () => {
     ]);
   });
 
+  /** Stores `events` in a transaction left open until `commit()` is called; resolves once they are stored. */
+  const storedAndHeldOpen = async (events: Parameters<typeof insertEventsWithDeliveries>[1]) => {
+    let stored!: () => void;
+    let commit!: () => void;
+    const storedInTx = new Promise<void>((resolve) => (stored = resolve));
+    const released = new Promise<void>((resolve) => (commit = resolve));
+    const result = db.tx(async (tx) => {
+      const inserted = await insertEventsWithDeliveries(tx, events, ROOM);
+      stored();
+      await released;
+      return inserted;
+    });
+    await storedInTx;
+    return { result, commit };
+  };
+
   it("two dispatchers storing one resource's events at once (a stale consumer after a rebalance): the later waits and is not claimed", async () => {
     const approved = event("auth.race", "notification");
     const declined = event("auth.race", "notification");
-    let stored!: () => void;
-    let commit!: () => void;
-    const storedByFirst = new Promise<void>((resolve) => (stored = resolve));
-    const firstCommits = new Promise<void>((resolve) => (commit = resolve));
-    const first = db.tx(async (tx) => {
-      const result = await insertEventsWithDeliveries(tx, [approved], ROOM);
-      stored();
-      await firstCommits;
-      return result;
-    });
-    await storedByFirst;
+    const { result: first, commit } = await storedAndHeldOpen([approved]);
     let secondDone = false;
     const second = insertEventsWithDeliveries(db, [approved, declined], ROOM).finally(() => (secondDone = true));
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -165,16 +171,7 @@ describe("deliveries claimed as they are stored", () => {
   it("a store of another event of a resource whose first store is still open waits for its commit, then leaves it pending", async () => {
     const first = event("auth.race2", "notification");
     const second = event("auth.race2", "notification");
-    let commit!: () => void;
-    let stored!: () => void;
-    const storedByFirst = new Promise<void>((resolve) => (stored = resolve));
-    const firstCommits = new Promise<void>((resolve) => (commit = resolve));
-    const open = db.tx(async (tx) => {
-      await insertEventsWithDeliveries(tx, [first], ROOM);
-      stored();
-      await firstCommits;
-    });
-    await storedByFirst;
+    const { result: open, commit } = await storedAndHeldOpen([first]);
     let secondDone = false;
     const later = insertEventsWithDeliveries(db, [second], ROOM).finally(() => (secondDone = true));
     await new Promise((resolve) => setTimeout(resolve, 150));
