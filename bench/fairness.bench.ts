@@ -10,6 +10,9 @@
  * (drift on a shared machine falls on both alike); prints each round's p50/p99 with each process's CPU ms per second
  * (all-in-one: the platform and PostgreSQL), both conditions' pooled p50/p99 and what the flooder was given.
  * `--allocations` (all-in-one) first runs the flooder alone and prints the platform's KB allocated per list, and where.
+ * `--neighbour stalled`: the second business instead captures at `--stalled-rate` a second (open loop) with a webhook
+ * that never answers a decision request (a stalled receiver: each of its captures ends by its timeout default), from
+ * 4 s before the measured phase; prints how its captures ended.
  */
 import { execFileSync, fork } from "node:child_process";
 import { once } from "node:events";
@@ -40,6 +43,9 @@ const { values } = parseArgs({
     pin: { type: "boolean", default: false },
     /** All-in-one: first, the flooder alone for `--seconds`, and the platform's bytes allocated per list. */
     allocations: { type: "boolean", default: false },
+    /** lists (the flooder above), or stalled: a business capturing with a webhook that never decides. */
+    neighbour: { type: "string", default: "lists" },
+    "stalled-rate": { type: "string", default: "50" },
   },
 });
 const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000 });
@@ -56,6 +62,19 @@ const receiver = createServer((req, res) => {
 });
 await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
 const port = (receiver.address() as { port: number }).port;
+
+/** The stalled neighbour's webhook: holds each decision request (as a stalled receiver does), answers the rest. */
+const stalledReceiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (c: Buffer) => chunks.push(c));
+  req.on("end", () => {
+    const event = JSON.parse(Buffer.concat(chunks).toString()) as { event: string };
+    if (event.event === "card.authorization.request") return void setTimeout(() => res.destroy(), 10_000);
+    res.writeHead(200, { "content-type": "application/json" }).end('{"code":"success"}');
+  });
+});
+await new Promise<void>((r) => stalledReceiver.listen(0, "127.0.0.1", r));
+const stalledHook = `http://127.0.0.1:${(stalledReceiver.address() as { port: number }).port}/hook`;
 
 const percentile = (sorted: number[], p: number) =>
   Number((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN).toFixed(1));
@@ -112,6 +131,40 @@ async function flood(base: string, key: string, rate: number, connections: numbe
       byStatus: counts,
       admittedPerSecond: Math.round((counts[200] ?? 0) / seconds),
     };
+  };
+}
+
+/**
+ * The stalled neighbour: captures at `rate` a second, open loop, until the returned function stops it and says how
+ * they ended (by status and statusReason, or the HTTP status of a refusal).
+ */
+function stalledNeighbour(base: string, key: string, cards: string[], rate: number) {
+  const client = benchApi(base, key, agent);
+  const endings: Record<string, number> = {};
+  const sends: Promise<void>[] = [];
+  let stopped = false;
+  const started = performance.now();
+  const loop = (async () => {
+    for (let i = 0; !stopped; i++) {
+      const wait = started + (i * 1000) / rate - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const path = `/simulation/cards/${cards[i % cards.length]}/request-authorization/capture`;
+      sends.push(
+        client.call("POST", path, { amount: 100, channel: "online" }).then(
+          (res) => {
+            const ending = res.status < 300 ? `${res.body.data.status} ${res.body.data.statusReason}` : res.status;
+            endings[ending] = (endings[ending] ?? 0) + 1;
+          },
+          () => void (endings.error = (endings.error ?? 0) + 1),
+        ),
+      );
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    await Promise.all(sends);
+    return { stalledRate: rate, sent: sends.length, endings };
   };
 }
 
@@ -251,9 +304,19 @@ try {
   const rate = Number(values.rate);
   const seconds = Number(values.seconds);
   const cards = await fundedActiveCards(benchApi(base, captureKey, agent), Number(values.cards), "fair");
-  const flooderBusiness = { name: "Flooder", webhookUrl: "http://127.0.0.1:9/hook" };
+  const stalled = values.neighbour === "stalled";
+  const besideLabel = stalled ? "captures beside a stalled business" : "captures while flooded";
+  const flooderBusiness = { name: "Flooder", webhookUrl: stalled ? stalledHook : "http://127.0.0.1:9/hook" };
   const flooder = await createBusiness(base, target.operatorToken, flooderBusiness);
   await seedCustomers(benchApi(base, flooder.testKey, agent), 10);
+  const stalledCards = stalled ? await fundedActiveCards(benchApi(base, flooder.testKey, agent), 5, "stalled") : [];
+  /** The neighbour of the second phase: the list flooder, or the stalled business (4 s ahead: its places fill up). */
+  const neighbour = async () => {
+    if (!stalled) return floodAsConfigured(flooder.testKey);
+    const stop = stalledNeighbour(base, flooder.testKey, stalledCards, Number(values["stalled-rate"]));
+    await new Promise((r) => setTimeout(r, 4_000));
+    return stop;
+  };
   if (sampler) await listAllocations(flooder.testKey, seconds);
   await captures(base, captureKey, cards, rate, 3); // warm-up: connections, JIT, plans
   const pooled = {
@@ -276,7 +339,7 @@ try {
         runtime: delta(m0, m1),
       }),
     );
-    const stopFlood = await floodAsConfigured(flooder.testKey);
+    const stopFlood = await neighbour();
     const floodedCpu = cpuPerSecond(groups);
     const m2 = await runtimeMetrics(base);
     const flooded = await captures(base, captureKey, cards, rate, seconds);
@@ -287,14 +350,15 @@ try {
     console.log(
       JSON.stringify({
         round,
-        phase: "captures while flooded",
+        phase: besideLabel,
         rate,
         ...floodedSummary,
         cpuMsPerS: floodedCpuMsPerS,
         runtime: floodedRuntime,
       }),
     );
-    console.log(JSON.stringify({ round, phase: "the flooder", floodRate: values["flood-rate"], ...flooding }));
+    const neighbourReport = stalled ? flooding : { floodRate: values["flood-rate"], ...flooding };
+    console.log(JSON.stringify({ round, phase: stalled ? "the stalled business" : "the flooder", ...neighbourReport }));
     for (const [phase, run] of [
       ["alone", alone],
       ["flooded", flooded],
@@ -306,11 +370,13 @@ try {
   const alone = summary(pooled.alone.times, pooled.alone.notApproved);
   const flooded = summary(pooled.flooded.times, pooled.flooded.notApproved);
   console.log(JSON.stringify({ pooled: "captures alone", ...alone }));
-  console.log(JSON.stringify({ pooled: "captures while flooded", ...flooded }));
+  console.log(JSON.stringify({ pooled: besideLabel, ...flooded }));
   console.log(JSON.stringify({ p99Change: `${(((flooded.p99ms - alone.p99ms) / alone.p99ms) * 100).toFixed(0)} %` }));
 } finally {
   await target.stop();
   receiver.close();
+  stalledReceiver.closeAllConnections();
+  stalledReceiver.close();
   await agent.close();
 }
 process.exit(0);

@@ -12,6 +12,7 @@ export * from "./metrics";
 export * from "./queue-metrics";
 export * from "./request-context";
 export * from "./validate";
+export * from "./admission";
 export * from "./service-kit";
 export * from "./service-process";
 export * from "./list";

@@ -15,6 +15,8 @@ await runServiceProcess({
     DECISION_SWEEPER_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(50),
     AUTHORIZATION_MAX_QUEUED_MS: z.coerce.number().int().min(1).max(60_000).default(2_000),
     AUTHORIZATION_MAX_IN_PROGRESS: z.coerce.number().int().min(1).max(10_000).default(128),
+    /** Places one business may hold; unset: three quarters of AUTHORIZATION_MAX_IN_PROGRESS. */
+    AUTHORIZATION_MAX_IN_PROGRESS_PER_BUSINESS: z.coerce.number().int().min(1).max(10_000).optional(),
     /** The ISO 8583 network interface's TCP port; unset: off. It binds HOST, as the HTTP server does. */
     ISO8583_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     ISO8583_TIMEOUT_MS: z.coerce.number().int().min(MIN_TIMEOUT_MS).max(60_000).default(DEFAULT_TIMEOUT_MS),
@@ -29,6 +31,7 @@ await runServiceProcess({
       admission: {
         maxQueuedMs: config.AUTHORIZATION_MAX_QUEUED_MS,
         maxInProgress: config.AUTHORIZATION_MAX_IN_PROGRESS,
+        maxInProgressPerTenant: config.AUTHORIZATION_MAX_IN_PROGRESS_PER_BUSINESS,
       },
       networkInterface:
         config.ISO8583_PORT === undefined

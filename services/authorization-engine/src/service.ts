@@ -16,7 +16,7 @@ import {
   migrationsOf,
 } from "@cardhold/platform";
 import { LedgerError } from "./domain/ledger";
-import { createAdmission, type Admission, type AdmissionOptions } from "./authorizations/admission";
+import { createAdmission, type Admission, type AdmissionOptions } from "@cardhold/platform";
 import { createDecisionLateness } from "./authorizations/decision-lateness";
 import { createDecisionWaiters, type DecisionWaiters } from "./authorizations/decision-waiters";
 import { applyOverdueDefault } from "./authorizations/decisions";
@@ -52,8 +52,8 @@ export interface EngineOptions {
   cardDataKey: string;
   /** How long past the 4 s decision window before the sweeper applies the timeout default itself. */
   sweeperGraceMs?: number;
-  /** Load shedding of new authorization requests (see authorizations/admission.ts). */
-  admission?: Pick<AdmissionOptions, "maxInProgress" | "maxQueuedMs">;
+  /** Load shedding of new authorization requests (@cardhold/platform's admission), places shared per business. */
+  admission?: Pick<AdmissionOptions, "maxInProgress" | "maxInProgressPerTenant" | "maxQueuedMs">;
   /** FX rates for live mode; none (no live provider ships yet): live FX answers 403. Test mode uses the sandbox's. */
   liveFxRates?: FxRatesProvider;
   /** The ISO 8583 card-network interface on its own TCP port (ISO8583_PORT); off when absent. */

@@ -27,7 +27,7 @@ import {
 import { findAuthorizationSubject, type AuthorizationSubject } from "../store/cards.store";
 import { openLedger } from "../store/ledger.store";
 import { carryOut, NetworkReferenceTaken } from "./carry-out";
-import type { Admission } from "./admission";
+import type { Admission } from "@cardhold/platform";
 import { platformCheckAnswer, standInFor } from "./decisions";
 
 export interface NetworkContext {

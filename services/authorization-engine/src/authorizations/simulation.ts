@@ -30,13 +30,13 @@ export interface SimulationContext extends NetworkContext {
 export function simulation(ctx: SimulationContext) {
   const decided = (scope: Scope, row: AuthorizationRow) =>
     ctx.waiters.until(scope, row, DECISION_WINDOW_MS + ctx.sweeperGraceMs + 5_000);
-  /** A new authorization, admitted (load shedding) from its request until it is decided. */
+  /** A new authorization, admitted (load shedding, places shared per business) from its request until it is decided. */
   const authorize = (scope: Scope, cardId: string, type: "check" | "capture", request: NetworkRequest) => {
     const take = async () => decided(scope, await requestAuthorization(ctx, scope, cardId, type, request));
     // This Idempotency-Key's authorization was taken by a request that died before answering: answer with it.
     const prior = priorIdempotentEffect<{ authorization: string }>();
     if (prior) return answerWith(scope, prior.authorization);
-    return ctx.admission ? ctx.admission.admit(request.arrivedAt, take) : take();
+    return ctx.admission ? ctx.admission.admit(request.arrivedAt, take, scope.businessId) : take();
   };
 
   const answerWith = async (scope: Scope, id: string) => {

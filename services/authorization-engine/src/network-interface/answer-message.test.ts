@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@cardhold/db";
-import { createAdmission } from "../authorizations/admission";
+import { createAdmission } from "@cardhold/platform";
 import type { DecisionWaiters } from "../authorizations/decision-waiters";
 import { createCardVault, newCardDataKey } from "../cards/card-vault";
 import { answerMessage } from "./answer-message";

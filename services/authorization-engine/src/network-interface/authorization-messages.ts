@@ -93,10 +93,14 @@ export async function authorize(
   const engine = engineContextFor(ctx, times.receivedAt);
   try {
     // Admitted (load shedding) from the request until it is decided, as a simulation request is.
-    const row = await ctx.admission.admit(times.receivedAt, async () => {
-      const asked = await requestAuthorization(engine, scope, card.id, type, request);
-      return ctx.waiters.until(scope, asked, Math.max(0, times.answerBy - nowOf(ctx)));
-    });
+    const row = await ctx.admission.admit(
+      times.receivedAt,
+      async () => {
+        const asked = await requestAuthorization(engine, scope, card.id, type, request);
+        return ctx.waiters.until(scope, asked, Math.max(0, times.answerBy - nowOf(ctx)));
+      },
+      scope.businessId,
+    );
     return outcome(answerOfDecision(row), row.id);
   } catch (error) {
     const refused = refusal(error);

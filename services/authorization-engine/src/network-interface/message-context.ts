@@ -1,7 +1,7 @@
 /** What answering a network message needs, and what carrying one out comes to. */
 import type { Db } from "@cardhold/db";
 import type { Logger } from "pino";
-import type { Admission } from "../authorizations/admission";
+import type { Admission } from "@cardhold/platform";
 import type { DecisionWaiters } from "../authorizations/decision-waiters";
 import type { NetworkContext } from "../authorizations/network-requests";
 import type { CardVault } from "../cards/card-vault";

@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import { createAdmission } from "./admission";
+
+describe("admission of new authorization requests", () => {
+  it("takes requests up to the limit; the next waits for the first place freed", async () => {
+    const admission = createAdmission({ maxInProgress: 2, maxInProgressPerTenant: 2, maxQueuedMs: 5_000 });
+    const release: (() => void)[] = [];
+    const hold = (name: string) =>
+      admission.admit(undefined, () => new Promise<string>((r) => release.push(() => r(name))));
+    const first = hold("first");
+    const second = hold("second");
+    const third = hold("third");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(release).toHaveLength(2); // the third is not taken yet
+    expect(admission.state()).toEqual({ inProgress: 2, waiting: 1 });
+    release[0]!();
+    await expect(first).resolves.toBe("first");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(release).toHaveLength(3);
+    release[1]!();
+    release[2]!();
+    await expect(Promise.all([second, third])).resolves.toEqual(["second", "third"]);
+    expect(admission.state()).toEqual({ inProgress: 0, waiting: 0 });
+    await expect(admission.admit(undefined, async () => "room again")).resolves.toBe("room again");
+  });
+
+  it("refuses with 503 platform-overloaded a request whose queueing budget ran out while it waited for a place", async () => {
+    let shed = 0;
+    const admission = createAdmission({ maxInProgress: 1, maxQueuedMs: 50, onShed: () => void (shed += 1) });
+    let release = () => {};
+    const held = admission.admit(undefined, () => new Promise<string>((r) => (release = () => r("held"))));
+    const started = Date.now();
+    await expect(admission.admit(Date.now(), async () => "too late")).rejects.toMatchObject({
+      statusCode: 503,
+      code: "platform-overloaded",
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(40);
+    expect(shed).toBe(1);
+    release();
+    await expect(held).resolves.toBe("held");
+    await expect(admission.admit(Date.now(), async () => "free again")).resolves.toBe("free again");
+  });
+
+  it("refuses a request that waited too long before it arrived; a failed one frees its place", async () => {
+    const admission = createAdmission({ maxInProgress: 1, maxQueuedMs: 1_000, now: () => 10_000 });
+    await expect(admission.admit(8_999, async () => "late")).rejects.toMatchObject({ statusCode: 503 });
+    await expect(admission.admit(9_000, async () => "on time")).resolves.toBe("on time");
+    await expect(admission.admit(undefined, async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(admission.admit(undefined, async () => "free")).resolves.toBe("free");
+  });
+
+  it("refuses, once it has its database connection, a request that waited too long for it; counts it as shed", async () => {
+    let shed = 0;
+    const admission = createAdmission({ maxQueuedMs: 500, onShed: () => void (shed += 1) });
+    expect(() => admission.ensureInTime(1_000, 1_500)).not.toThrow();
+    expect(() => admission.ensureInTime(undefined, 99_999)).not.toThrow();
+    expect(() => admission.ensureInTime(1_000, 1_501)).toThrow(
+      expect.objectContaining({ statusCode: 503, code: "platform-overloaded" }),
+    );
+    expect(shed).toBe(1);
+  });
+});
+
+describe("admission shared between tenants", () => {
+  /** A request of `tenant` held until released; `taken` says whether its work has started. */
+  const holder = (admission: ReturnType<typeof createAdmission>) => (tenant: string) => {
+    const held = { taken: false, release: () => {}, answer: undefined as unknown as Promise<string> };
+    held.answer = admission.admit(
+      undefined,
+      () =>
+        new Promise<string>((r) => {
+          held.taken = true;
+          held.release = () => r(tenant);
+        }),
+      tenant,
+    );
+    return held;
+  };
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+
+  it("keeps a tenant to its limit, so another one's request is taken at once while the first one's wait", async () => {
+    const admission = createAdmission({ maxInProgress: 4, maxInProgressPerTenant: 3, maxQueuedMs: 5_000 });
+    const hold = holder(admission);
+    const stalled = [hold("stalled"), hold("stalled"), hold("stalled"), hold("stalled")];
+    await settle();
+    expect(stalled.map((h) => h.taken)).toEqual([true, true, true, false]);
+    const other = hold("other");
+    await settle();
+    expect(other.taken).toBe(true);
+    expect(admission.state()).toEqual({ inProgress: 4, waiting: 1 });
+    other.release();
+    await expect(other.answer).resolves.toBe("other");
+    await settle();
+    expect(stalled[3]!.taken).toBe(false); // a place is free, but the stalled tenant holds its limit
+    stalled[0]!.release();
+    await settle();
+    expect(stalled[3]!.taken).toBe(true);
+    for (const h of stalled.slice(1)) h.release();
+    await Promise.all(stalled.map((h) => h.answer));
+    expect(admission.state()).toEqual({ inProgress: 0, waiting: 0 });
+  });
+
+  it("gives a freed place to the oldest request whose tenant is under its limit, passing over one that is not", async () => {
+    const admission = createAdmission({ maxInProgress: 3, maxInProgressPerTenant: 2, maxQueuedMs: 5_000 });
+    const hold = holder(admission);
+    const a = [hold("a"), hold("a")];
+    const b = hold("b");
+    await settle();
+    const aWaiting = hold("a");
+    const bWaiting = hold("b");
+    await settle();
+    expect([aWaiting.taken, bWaiting.taken]).toEqual([false, false]);
+    b.release(); // a holds its limit: the place goes to b's request, though a's waited longer
+    await settle();
+    expect([aWaiting.taken, bWaiting.taken]).toEqual([false, true]);
+    a[0]!.release();
+    await settle();
+    expect(aWaiting.taken).toBe(true);
+    for (const h of [a[1]!, aWaiting, bWaiting]) h.release();
+    await Promise.all([...a, b, aWaiting, bWaiting].map((h) => h.answer));
+    expect(admission.state()).toEqual({ inProgress: 0, waiting: 0 });
+  });
+
+  it("refuses a tenant's request that waited its whole budget at its limit, though places were free", async () => {
+    const admission = createAdmission({ maxInProgress: 10, maxInProgressPerTenant: 1, maxQueuedMs: 30 });
+    const first = holder(admission)("a");
+    await expect(admission.admit(Date.now(), async () => "second", "a")).rejects.toMatchObject({
+      statusCode: 503,
+      code: "platform-overloaded",
+    });
+    await expect(admission.admit(Date.now(), async () => "b's", "b")).resolves.toBe("b's");
+    first.release();
+    await first.answer;
+    expect(admission.state()).toEqual({ inProgress: 0, waiting: 0 });
+  });
+
+  it("limits one tenant to three quarters of the places by default", async () => {
+    const admission = createAdmission({ maxInProgress: 8, maxQueuedMs: 5_000 });
+    const hold = holder(admission);
+    const requests = Array.from({ length: 8 }, () => hold("only"));
+    await settle();
+    expect(requests.filter((h) => h.taken)).toHaveLength(6);
+    for (const h of requests.slice(0, 6)) h.release();
+    await settle();
+    for (const h of requests.slice(6)) h.release();
+    await Promise.all(requests.map((h) => h.answer));
+  });
+});
