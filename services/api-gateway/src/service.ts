@@ -67,7 +67,11 @@ export async function createService(deps: GatewayDeps): Promise<GatewayService> 
   // The gateway consumes nothing: its outbox is its only queue.
   registerOutboxGauges(deps.metrics.registry, deps.db, SCHEMA);
   const businesses = businessUseCases(deps.db, relay, deps.secretsKey, deps.logger);
-  const proxy = createProxy({ upstreams: deps.upstreams, internalToken: deps.internalToken });
+  const proxy = createProxy({
+    upstreams: deps.upstreams,
+    internalToken: deps.internalToken,
+    registry: deps.metrics.registry,
+  });
   const requestLog = createRequestLog(deps.db, deps.logger);
   const doc = openApiDocument();
   const limits = rateLimiting(deps);

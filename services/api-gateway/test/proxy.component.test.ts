@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gatewayCaller, newBusiness, startHarness, type Harness } from "./harness";
+import { gatewayCaller, newBusiness, OPERATOR, startHarness, type Harness } from "./harness";
 
 let h: Harness;
 let key: string;
@@ -35,5 +35,37 @@ describe("the answer headers of the service behind the gateway", () => {
   it("other service headers stay behind the gateway", async () => {
     const answer = await call("GET", "/customers", { key });
     expect(answer.headers.get("x-powered-by")).toBeNull();
+  });
+});
+
+describe("the card network's authorizations forwarded to the engine", () => {
+  const capture = (as: string, delayMs: number) =>
+    call("POST", `/simulation/cards/c.1/request-authorization/capture?delayMs=${delayMs}`, {
+      key: as,
+      body: { amount: 100, channel: "online" },
+    });
+
+  it("leave a quarter of the connections to the engine to other businesses while one business's wait", async () => {
+    const stalled = (await newBusiness(h, "Stalled Ltd")).testKey;
+    const held = Array.from({ length: 70 }, () => capture(stalled, 1_500)); // more than the 64 connections
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    const other = await capture(key, 0);
+    expect(other.status).toBe(201);
+    expect(Date.now() - started).toBeLessThan(1_000); // not behind the stalled business's 1.5 s answers
+    const answers = await Promise.all(held);
+    expect(answers.map((a) => a.status)).toEqual(Array(70).fill(201)); // the rest waited for places, within 2 s
+  });
+
+  it("refuse one that waited 2 s for a place with 503 platform-overloaded, and count it", async () => {
+    const stalled = (await newBusiness(h, "Slow Ltd")).testKey;
+    const held = Array.from({ length: 48 }, () => capture(stalled, 2_600));
+    await new Promise((r) => setTimeout(r, 200));
+    const refused = await capture(stalled, 0);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: "platform-overloaded" });
+    expect((await Promise.all(held)).every((a) => a.status === 201)).toBe(true);
+    const metrics = await call("GET", "/metrics", { headers: { "x-operator-token": OPERATOR } });
+    expect(metrics.body).toMatch(/^gateway_network_requests_shed_total{service="api-gateway"} 1$/m);
   });
 });

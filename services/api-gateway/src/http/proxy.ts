@@ -1,9 +1,11 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { NextFunction, Request, Response } from "express";
+import type { Registry } from "prom-client";
 import { Agent, request } from "undici";
 import { AppError, INTERNAL_HEADERS, receivedAt, REPLAYED_HEADER } from "@cardhold/platform";
 import type { Upstream } from "../routing";
 import { captureInProcess } from "./in-process-answer";
+import { networkAdmission } from "./network-admission";
 
 /**
  * A service in this process (the all-in-one): its own Express app, handed the request without a socket. It runs the
@@ -25,7 +27,12 @@ export interface ProxyOptions {
   upstreams: Record<Upstream, UpstreamTarget>;
   internalToken: string;
   timeoutMs?: number;
+  /** Where the gateway's own counters go (gateway_network_requests_shed_total). */
+  registry?: Registry;
 }
+
+/** Connections to each service over HTTP (an earlier session measured 256: a 3× overload answered later). */
+const CONNECTIONS_PER_SERVICE = 64;
 
 const PASSED_HEADERS = ["content-type", "accept", "idempotency-key", "user-agent"];
 
@@ -60,12 +67,17 @@ const hasBody = (req: Request) => req.rawBody !== undefined && req.method !== "G
 export function createProxy(opts: ProxyOptions) {
   const agent = new Agent({
     keepAliveTimeout: 30_000,
-    connections: 64,
+    connections: CONNECTIONS_PER_SERVICE,
     headersTimeout: opts.timeoutMs ?? 30_000,
     bodyTimeout: opts.timeoutMs ?? 30_000,
   });
 
-  const fetchOverHttp = async (req: Request, upstream: Upstream, url: string): Promise<UpstreamAnswer> => {
+  const admitted = networkAdmission(opts.registry, CONNECTIONS_PER_SERVICE);
+
+  const fetchOverHttp = (req: Request, upstream: Upstream, url: string): Promise<UpstreamAnswer> =>
+    admitted(req, () => exchange(req, upstream, url));
+
+  const exchange = async (req: Request, upstream: Upstream, url: string): Promise<UpstreamAnswer> => {
     let answer;
     try {
       answer = await request(url + req.originalUrl, {
