@@ -5,8 +5,7 @@ import { createAdmission, receivedAt } from "@cardhold/platform";
 /** The card network's new authorizations (test mode): the engine holds each one's request until it is decided. */
 const NETWORK_AUTHORIZATION = /^\/simulation\/cards\/[^/]+\/request-authorization\/[^/]+\/?$/i;
 
-export const isNetworkAuthorization = (req: Request) =>
-  req.method === "POST" && NETWORK_AUTHORIZATION.test(req.path);
+export const isNetworkAuthorization = (req: Request) => req.method === "POST" && NETWORK_AUTHORIZATION.test(req.path);
 
 /**
  * The gateway's places for the card network's authorizations it forwards to the engine over HTTP: as many as its
