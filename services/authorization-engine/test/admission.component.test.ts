@@ -89,3 +89,40 @@ describe("load shedding of new authorization requests", () => {
     expect(await metric("authorizations_awaiting_decision")).toBe(0);
   });
 });
+
+describe("admission places shared between businesses", () => {
+  let shared: EngineHarness;
+  beforeAll(async () => {
+    shared = await startEngine({ admission: { maxInProgress: 2, maxInProgressPerTenant: 1, maxQueuedMs: 300 } });
+  });
+  afterAll(async () => {
+    await shared?.stop();
+  });
+  const capture = (as: ReturnType<typeof newBusiness>, cardId: string) =>
+    call(shared, as, "POST", `/simulation/cards/${cardId}/request-authorization/capture`, {
+      amount: 100,
+      channel: "online",
+    });
+  const requestFor = (cardId: string) =>
+    nextEvent(
+      shared,
+      new Set(),
+      (e) => e.event === "card.authorization.request" && (e.data as { card?: string }).card === cardId,
+    );
+
+  it("a business waiting on its decisions at its limit is refused the next place; another business takes it", async () => {
+    const [stalled, other] = [newBusiness(), newBusiness()];
+    const stalledCard = await issueCard(shared, stalled, { funds: 10_000 });
+    const otherCard = await issueCard(shared, other, { funds: 10_000 });
+    const waiting = capture(stalled, stalledCard.cardId);
+    const waitingRequest = await requestFor(stalledCard.cardId);
+    const refused = await capture(stalled, stalledCard.cardId);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: "platform-overloaded" });
+    const otherCapture = capture(other, otherCard.cardId);
+    await answerDecision(shared, other, await requestFor(otherCard.cardId), { body: { action: "approve" } });
+    expect((await otherCapture).body.data).toMatchObject({ status: "approved" });
+    await answerDecision(shared, stalled, waitingRequest, { body: { action: "approve" } });
+    expect((await waiting).body.data).toMatchObject({ status: "approved" });
+  });
+});
