@@ -21,10 +21,10 @@ export interface AdmissionOptions {
 
 export interface Admission {
   /**
-   * Runs `take` when a place is free, waiting for one until the request has been queued `maxQueuedMs` since
+   * Runs `work` when a place is free, waiting for one until the request has been queued `maxQueuedMs` since
    * `arrivedAt` (or since now); refuses it (503) then. `tenant`: whose request it is (`maxInProgressPerTenant`).
    */
-  admit<T>(arrivedAt: number | undefined, take: () => Promise<T>, tenant?: string): Promise<T>;
+  admit<T>(arrivedAt: number | undefined, work: () => Promise<T>, tenant?: string): Promise<T>;
   /**
    * Refuses (503, before anything is written) a request that has waited longer than allowed by `now`: called once the
    * request has its database connection, since waiting for one is queueing too.

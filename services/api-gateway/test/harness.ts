@@ -14,6 +14,8 @@ export interface Forwarded {
   method: string;
   url: string;
   keyId: string | undefined;
+  /** x-received-at: when the gateway says the request reached it. */
+  receivedAt: string | undefined;
 }
 
 export interface Gateway {
@@ -46,7 +48,12 @@ function fakeUpstream(forwarded: Forwarded[]) {
     next();
   });
   app.use((req, res) => {
-    forwarded.push({ method: req.method, url: req.originalUrl, keyId: req.header("x-key-id") });
+    forwarded.push({
+      method: req.method,
+      url: req.originalUrl,
+      keyId: req.header("x-key-id"),
+      receivedAt: req.header("x-received-at"),
+    });
     const status = Number(req.query.status ?? 0);
     if (status >= 400) {
       res.status(status).json({ statusCode: status, code: "made-to-fail", message: `answered ${status} on request` });

@@ -32,6 +32,16 @@ describe("the answer headers of the service behind the gateway", () => {
     expect(busy.headers.get("retry-after")).toBe("7");
   });
 
+  it("the time a request reached the gateway is the gateway's own, whatever the client sends as x-received-at", async () => {
+    const future = String(Date.now() + 3_600_000);
+    const before = Date.now();
+    const answer = await call("GET", "/customers?received=1", { key, headers: { "x-received-at": future } });
+    expect(answer.status).toBe(200);
+    const forwarded = h.forwarded.find((f) => f.url === "/customers?received=1")!;
+    expect(Number(forwarded.receivedAt)).toBeGreaterThanOrEqual(before);
+    expect(Number(forwarded.receivedAt)).toBeLessThanOrEqual(Date.now());
+  });
+
   it("other service headers stay behind the gateway", async () => {
     const answer = await call("GET", "/customers", { key });
     expect(answer.headers.get("x-powered-by")).toBeNull();

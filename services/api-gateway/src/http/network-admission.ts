@@ -1,6 +1,6 @@
 import type { Request } from "express";
 import { Counter, type Registry } from "prom-client";
-import { createAdmission, receivedAt } from "@cardhold/platform";
+import { createAdmission } from "@cardhold/platform";
 
 /** The card network's new authorizations (test mode): the engine holds each one's request until it is decided. */
 const NETWORK_AUTHORIZATION = /^\/simulation\/cards\/[^/]+\/request-authorization\/[^/]+\/?$/i;
@@ -24,5 +24,5 @@ export function networkAdmission(registry: Registry | undefined, connections: nu
     });
   const admission = createAdmission({ maxInProgress: connections, maxQueuedMs, onShed: () => shed?.inc() });
   return <T>(req: Request, forward: () => Promise<T>): Promise<T> =>
-    isNetworkAuthorization(req) ? admission.admit(receivedAt(req), forward, req.caller!.businessId) : forward();
+    isNetworkAuthorization(req) ? admission.admit(req.receivedAt, forward, req.caller!.businessId) : forward();
 }

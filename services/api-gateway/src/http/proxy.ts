@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import type { Registry } from "prom-client";
 import { Agent, request } from "undici";
-import { AppError, INTERNAL_HEADERS, receivedAt, REPLAYED_HEADER } from "@cardhold/platform";
+import { AppError, INTERNAL_HEADERS, REPLAYED_HEADER } from "@cardhold/platform";
 import type { Upstream } from "../routing";
 import { captureInProcess } from "./in-process-answer";
 import { networkAdmission } from "./network-admission";
@@ -51,7 +51,8 @@ function upstreamHeaders(req: Request, internalToken: string): Record<string, st
     [INTERNAL_HEADERS.mode]: caller.mode,
     [INTERNAL_HEADERS.keyId]: caller.keyId,
     [INTERNAL_HEADERS.requestId]: req.requestId,
-    [INTERNAL_HEADERS.receivedAt]: String(receivedAt(req)),
+    // The gateway's own clock: a client's x-received-at would move its authorization's deadline.
+    [INTERNAL_HEADERS.receivedAt]: String(req.receivedAt),
   };
   for (const name of PASSED_HEADERS) {
     const value = req.header(name);
