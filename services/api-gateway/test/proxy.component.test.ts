@@ -67,13 +67,21 @@ describe("the card network's authorizations forwarded to the engine", () => {
     expect(answers.map((a) => a.status)).toEqual(Array(70).fill(201)); // the rest waited for places, within 2 s
   });
 
-  it("refuse one that waited 2 s for a place with 503 platform-overloaded, and count it", async () => {
+  it("refuse a new one that waited 2 s for a place with 503 platform-overloaded, and count it", async () => {
     const stalled = (await newBusiness(h, "Slow Ltd")).testKey;
-    const held = Array.from({ length: 48 }, () => capture(stalled, 2_600));
+    const held = Array.from({ length: 48 }, () => capture(stalled, 4_500));
     await new Promise((r) => setTimeout(r, 200));
     const refused = await capture(stalled, 0);
     expect(refused.status).toBe(503);
     expect(refused.body).toMatchObject({ code: "platform-overloaded" });
+    // An amount change or a reversal takes no place (the engine never refuses one): it goes while the 48 are held.
+    const started = Date.now();
+    const reversal = await call("POST", "/simulation/cards/c.1/request-authorization/reverse-capture", {
+      key: stalled,
+      body: { authorization: "ca.1" },
+    });
+    expect(reversal.status).toBe(201);
+    expect(Date.now() - started).toBeLessThan(1_000);
     expect((await Promise.all(held)).every((a) => a.status === 201)).toBe(true);
     const metrics = await call("GET", "/metrics", { headers: { "x-operator-token": OPERATOR } });
     expect(metrics.body).toMatch(/^gateway_network_requests_shed_total{service="api-gateway"} 1$/m);

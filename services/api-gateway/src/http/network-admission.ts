@@ -2,8 +2,11 @@ import type { Request } from "express";
 import { Counter, type Registry } from "prom-client";
 import { createAdmission } from "@cardhold/platform";
 
-/** The card network's new authorizations (test mode): the engine holds each one's request until it is decided. */
-const NETWORK_AUTHORIZATION = /^\/simulation\/cards\/[^/]+\/request-authorization\/[^/]+\/?$/i;
+/**
+ * The card network's new authorizations (test mode): the engine holds each one's request until it is decided. Amount
+ * changes and reversals are not admitted here, as the engine never refuses them.
+ */
+const NETWORK_AUTHORIZATION = /^\/simulation\/cards\/[^/]+\/request-authorization\/(check|capture)\/?$/i;
 
 export const isNetworkAuthorization = (req: Request) => req.method === "POST" && NETWORK_AUTHORIZATION.test(req.path);
 
