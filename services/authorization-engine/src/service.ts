@@ -5,6 +5,7 @@ import { Counter, Gauge, type Registry } from "prom-client";
 import type { Db } from "@cardhold/db";
 import {
   AppError,
+  createAdmission,
   customerProjection,
   prepareSchema,
   registerMessagingGauges,
@@ -14,9 +15,10 @@ import {
   type Service,
   type ServiceDeps,
   migrationsOf,
+  type Admission,
+  type AdmissionOptions,
 } from "@cardhold/platform";
 import { LedgerError } from "./domain/ledger";
-import { createAdmission, type Admission, type AdmissionOptions } from "@cardhold/platform";
 import { createDecisionLateness } from "./authorizations/decision-lateness";
 import { createDecisionWaiters, type DecisionWaiters } from "./authorizations/decision-waiters";
 import { applyOverdueDefault } from "./authorizations/decisions";
