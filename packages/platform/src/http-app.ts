@@ -7,6 +7,7 @@ import { newId } from "./ids";
 import { hasLoneSurrogateEscape, jsonTextDepth, MAX_JSON_DEPTH } from "./json-limits";
 import type { Metrics } from "./metrics";
 import { INTERNAL_HEADERS } from "./request-context";
+import { AppRequest, handleWithoutPrototypeSwap } from "./request-classes";
 
 export type ReadinessCheck = () => Promise<boolean>;
 
@@ -47,6 +48,7 @@ declare module "express-serve-static-core" {
 
 export function createHttpApp(opts: HttpAppOptions): Express {
   const app = express();
+  handleWithoutPrototypeSwap(app);
   app.disable("x-powered-by");
   app.set("query parser", "extended");
   app.use(refuseAbsoluteForm);
@@ -117,9 +119,17 @@ function requestIdAndMetrics(opts: HttpAppOptions) {
 
 /**
  * `req.log`, a child logger carrying the request id, made on its first use: made for every request, its bindings'
- * redaction and serialization were ~2.5 KB allocated per request per app, for a logger most requests never use.
+ * redaction and serialization were ~2.5 KB allocated per request per app, for a logger most requests never use. On a
+ * request born an AppRequest the getter is its class's, so the request keeps its shape; any other request gets its own
+ * accessor property.
  */
 export function withLazyRequestLogger(req: Request, logger: Logger): void {
+  if (req instanceof AppRequest) {
+    const lazy = req as unknown as LazyLog;
+    lazy.logSource = logger;
+    lazy.madeLog = undefined;
+    return;
+  }
   let child: Logger | undefined;
   Object.defineProperty(req, "log", {
     configurable: true,
@@ -128,6 +138,22 @@ export function withLazyRequestLogger(req: Request, logger: Logger): void {
     set: (value: Logger) => void (child = value),
   });
 }
+
+interface LazyLog {
+  logSource?: Logger;
+  madeLog?: Logger;
+  requestId: string;
+}
+
+Object.defineProperty(AppRequest.prototype, "log", {
+  configurable: true,
+  get(this: LazyLog) {
+    return (this.madeLog ??= this.logSource?.child({ requestId: this.requestId }));
+  },
+  set(this: LazyLog, value: Logger) {
+    this.madeLog = value;
+  },
+});
 
 /** `GET http://host/path` (a proxy's absolute form) is not a request for this server. */
 function refuseAbsoluteForm(req: Request, _res: Response, next: NextFunction) {

@@ -11,6 +11,7 @@ export * from "./logger";
 export * from "./metrics";
 export * from "./queue-metrics";
 export * from "./request-context";
+export * from "./request-classes";
 export * from "./validate";
 export * from "./admission";
 export * from "./service-kit";

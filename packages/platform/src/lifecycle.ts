@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { Express } from "express";
 import type { Logger } from "pino";
+import { createAppServer } from "./request-classes";
 
 /** What every service's createService returns; both the distributed main and the all-in-one runner use it. */
 export interface Service {
@@ -29,7 +30,7 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export function listen(app: Express, port: number, host = "127.0.0.1"): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createAppServer(app).listen(port, host);
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // A request's headers must be allowed to arrive on a connection kept that long (Node requires headers > keep-alive).
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;

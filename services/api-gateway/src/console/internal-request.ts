@@ -2,17 +2,14 @@
  * A GET the gateway makes on a caller's behalf (the console's live stream reading the public list), shaped like a
  * client's request so the proxy forwards it the same way: over HTTP, or to the service's app in this process.
  */
-import { IncomingMessage } from "node:http";
 import { Socket } from "node:net";
-import express, { type Request } from "express";
+import type { Request } from "express";
 import type { Logger } from "pino";
-import { newId, withLazyRequestLogger } from "@cardhold/platform";
+import { AppRequest, newId, withLazyRequestLogger } from "@cardhold/platform";
 import type { Caller } from "../api-keys";
 
 export function internalGet(path: string, caller: Caller, logger: Logger): Request {
-  const message = new IncomingMessage(new Socket());
-  Object.setPrototypeOf(message, express.request);
-  const req = message as Request;
+  const req = new AppRequest(new Socket()) as unknown as Request;
   req.method = "GET";
   req.url = path;
   req.originalUrl = path;

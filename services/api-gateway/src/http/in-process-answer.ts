@@ -1,5 +1,5 @@
-import { ServerResponse } from "node:http";
 import type { Request, Response } from "express";
+import { AppResponse } from "@cardhold/platform";
 import type { InProcessUpstream, UpstreamAnswer } from "./proxy";
 
 type Chunk = string | Buffer | Uint8Array | undefined | (() => void);
@@ -17,7 +17,7 @@ const bytesOf = (chunk: Chunk, encoding: unknown): Buffer | undefined => {
  */
 export function captureInProcess(req: Request, app: InProcessUpstream): Promise<UpstreamAnswer> {
   return new Promise((resolve, reject) => {
-    const detached = new ServerResponse<Request>(req);
+    const detached = new AppResponse<Request>(req);
     const chunks: Buffer[] = [];
     const collect = (chunk: Chunk, encoding: unknown) => {
       const bytes = bytesOf(chunk, encoding);
