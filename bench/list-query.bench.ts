@@ -5,11 +5,16 @@
  *   KAFKA_BROKERS=127.0.0.1:9092 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test \
  *     npx tsx bench/list-query.bench.ts [--customers 1000000] [--runs 200]
  *   npx tsx bench/list-query.bench.ts --mode all-in-one [--customers 1000000]     # `cardhold dev` as its own process
+ *   add --floor: the same SQL behind a bare node:http server in its own process (bench/support/list-floor-server.ts),
+ *   the least any HTTP list can cost here: HTTP in, one statement, JSON out
  * Prints one JSON line per query and the EXPLAIN (ANALYZE) plans; creates and drops its own database. Each query runs
  * through the gateway, straight to customer-service (distributed only, with the gateway's internal headers: the
  * difference is the gateway's own cost) and as direct SQL.
  */
+import { fork } from "node:child_process";
+import { once } from "node:events";
 import { Agent, request } from "node:http";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { INTERNAL_HEADERS } from "@cardhold/platform";
@@ -25,6 +30,7 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "200" },
     only: { type: "string" },
     mode: { type: "string", default: "distributed" },
+    floor: { type: "boolean", default: false },
   },
 });
 const TOTAL = Number(args.customers);
@@ -135,6 +141,23 @@ function get(url: string, headers: Record<string, string>): Promise<number> {
   });
 }
 
+/** The floor server (--floor), forked once; each query is registered with it before it is read. */
+async function startFloor(databaseUrl: string) {
+  const child = fork(fileURLToPath(new URL("./support/list-floor-server.ts", import.meta.url)), [databaseUrl], {
+    execArgv: ["--import", "tsx"],
+  });
+  const [{ port }] = (await once(child, "message")) as [{ port: number }];
+  return {
+    async register(name: string, sql: { text: string; values: unknown[] }) {
+      child.send({ name, ...sql });
+      await once(child, "message");
+      return `http://127.0.0.1:${port}/${encodeURIComponent(name)}`;
+    },
+    stop: () => child.disconnect(),
+  };
+}
+const floorServer = args.floor ? await startFloor(platform.databaseUrl) : undefined;
+
 const percentile = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
@@ -173,6 +196,16 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
     if (count) await db.query(count.text, count.values);
     direct.push(performance.now() - started);
   }
+  // The floor: the list statement alone behind bare HTTP (the count, when asked, is not part of it).
+  const floor: number[] = [];
+  const floorUrl = floorServer && !count ? await floorServer.register(name, list) : undefined;
+  for (let i = 0; floorUrl && i < RUNS; i++) {
+    started = performance.now();
+    const status = await get(floorUrl, {});
+    if (status !== 200) throw new Error(`${name}: floor HTTP ${status}`);
+    floor.push(performance.now() - started);
+  }
+  const f50 = floor.length > 0 ? percentile(floor, 0.5) : undefined;
   const g50 = percentile(gateway, 0.5);
   const d50 = percentile(direct, 0.5);
   const s50 = service.length > 0 ? percentile(service, 0.5) : undefined;
@@ -189,6 +222,9 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
       directSqlP50ms: +d50.toFixed(2),
       directSqlP99ms: +percentile(direct, 0.99).toFixed(2),
       ratioP50: +(g50 / d50).toFixed(2),
+      floorP50ms: f50 && +f50.toFixed(2),
+      floorToDirectSqlP50: f50 && +(f50 / d50).toFixed(2),
+      gatewayToFloorP50: f50 && +(g50 / f50).toFixed(2),
     }),
   );
   for (const sql of [list, count].filter((s): s is { text: string; values: unknown[] } => Boolean(s))) {
@@ -198,5 +234,6 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
 }
 
 await db.end();
+floorServer?.stop();
 await platform.stop();
 process.exit(0);
