@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { Agent, request, type Dispatcher } from "undici";
 import { signatureHeaders, standardWebhooksHeaders } from "../domain/signature";
 import { connectsOnlyToPublicAddresses } from "../domain/target-policy";
@@ -24,6 +25,30 @@ const publicOnly = createGuardedAgent({}, AGENT_OPTIONS);
 /** The connection pool a delivery in `mode` is sent through. */
 export function dispatcherFor(mode: string, allowPrivateTargets: boolean): Dispatcher {
   return connectsOnlyToPublicAddresses(mode, allowPrivateTargets) ? publicOnly : anyAddress;
+}
+
+/**
+ * A delivery's time limit as the request's abort signal. An EventEmitter (undici takes one as a signal), not an
+ * AbortSignal: Node makes every AbortSignal with Object.setPrototypeOf, and V8 then keeps it and what it holds through
+ * young-generation collections, three deliveries per authorization (bench/README.md, twenty-fourth session).
+ */
+class DeliveryTimeout extends EventEmitter {
+  aborted = false;
+  reason: Error | undefined;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(timeoutMs: number) {
+    super();
+    this.timer = setTimeout(() => {
+      this.aborted = true;
+      this.reason = Object.assign(new Error(`no answer within ${timeoutMs} ms`), { name: "TimeoutError" });
+      this.emit("abort");
+    }, timeoutMs);
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
 }
 
 /** What a delivery is signed with. */
@@ -54,7 +79,7 @@ export async function sendSigned(
   const standardKeys = previousSigningKey === undefined ? [signingKey] : [signingKey, previousSigningKey];
   const sentAtSeconds = Math.floor(Date.now() / 1000);
   const started = performance.now();
-  const signal = AbortSignal.timeout(timeoutMs);
+  const signal = new DeliveryTimeout(timeoutMs);
   try {
     const response = await request(url, {
       method: "POST",
@@ -102,6 +127,8 @@ export async function sendSigned(
       error: timedOut ? "timeout" : "connection-error",
       errorDetail: timedOut ? `no answer within ${timeoutMs} ms` : (error as Error).message,
     };
+  } finally {
+    signal.clear();
   }
 }
 
