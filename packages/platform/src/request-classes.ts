@@ -5,8 +5,8 @@ import express, { type Express, type NextFunction, type Request, type Response }
  * Express gives a request its methods by changing the prototypes of Node's request and response on every request
  * (`Object.setPrototypeOf` in `app.handle`, once more for each app a request enters). V8 then keeps those objects
  * through young-generation collections: under a list flood each scavenge copied and promoted ~2.6 MB, 5–10 ms pauses,
- * where a request whose objects are born with their final prototype dies young (bench/README.md, "Requests born with
- * their prototype"; expressjs/express#5998 proposes the same). So our servers make requests and responses of these
+ * where a request whose objects are born with their final prototype dies young (bench/README.md, twenty-fourth
+ * session; expressjs/express#5998 proposes the same). So our servers make requests and responses of these
  * classes, which inherit express's request and response from birth, and our apps' handle gives them its `app` as an
  * own property instead of swapping their prototype.
  */
@@ -28,8 +28,8 @@ interface HandlingApp {
 }
 
 /**
- * The app's handle without the prototype swap for requests made by createAppServer (or handed on in this process);
- * any other request or response (a test's own server, a detached response) goes through express's own handle.
+ * The app's handle without the prototype swap for requests made by createAppServer (also when the all-in-one's gateway
+ * hands one to a service's app); any other request or response (a test's own server) goes through express's handle.
  */
 export function handleWithoutPrototypeSwap(app: Express): void {
   const handled = app as unknown as HandlingApp;
