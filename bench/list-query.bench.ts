@@ -9,7 +9,8 @@
  *   the least any HTTP list can cost here: HTTP in, one statement, JSON out
  * Prints one JSON line per query and the EXPLAIN (ANALYZE) plans; creates and drops its own database. Each query runs
  * through the gateway, straight to customer-service (distributed only, with the gateway's internal headers: the
- * difference is the gateway's own cost) and as direct SQL.
+ * difference is the gateway's own cost) and as direct SQL. After `--warm-up-runs` unrecorded rounds (default 100), the
+ * paths take turns one request at a time, so machine drift and late compiles weigh on every path alike.
  */
 import { fork } from "node:child_process";
 import { once } from "node:events";
@@ -31,10 +32,13 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     mode: { type: "string", default: "distributed" },
     floor: { type: "boolean", default: false },
+    /** Unrecorded requests of every path before the measured ones (per query). */
+    "warm-up-runs": { type: "string", default: "100" },
   },
 });
 const TOTAL = Number(args.customers);
 const RUNS = Number(args.runs);
+const WARM_UP_RUNS = Number(args["warm-up-runs"]);
 
 /** The bench measures a list's cost, not the rate limit: one key sends thousands of lists as fast as answered. */
 const UNLIMITED = {
@@ -101,7 +105,7 @@ const db = new pg.Client({ connectionString: platform.databaseUrl });
 await db.connect();
 const scope = { businessId: business.id, mode: "test" };
 
-let started = performance.now();
+const started = performance.now();
 await db.query(
   `INSERT INTO customers.customers (id, business_id, mode, name, reference, type, claims, verifications, metadata, created_at, updated_at)
    SELECT 'cus.' || lpad(i::text, 17, '0'), $1, 'test', 'Customer ' || i, 'ref-' || i, 'individual',
@@ -161,15 +165,19 @@ const floorServer = args.floor ? await startFloor(platform.databaseUrl) : undefi
 const percentile = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
+/** Times one request of a path (ms); throws on an answer other than 200. */
+type Path = () => Promise<void>;
+const timed = async (path: Path) => {
+  const began = performance.now();
+  await path();
+  return performance.now() - began;
+};
+const expectOk = (what: string) => (status: number) => {
+  if (status !== 200) throw new Error(`${what}: HTTP ${status}`);
+};
+
 for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only || n.startsWith(args.only))) {
   const search = new URLSearchParams(params).toString().replace(/=(&|$)/g, "$1");
-  const gateway: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    started = performance.now();
-    const status = await get(`${platform.gatewayUrl}/customers?${search}`, { authorization: `Bearer ${testKey}` });
-    if (status !== 200) throw new Error(`${name}: HTTP ${status}`);
-    gateway.push(performance.now() - started);
-  }
   // The same request straight to customer-service with the headers the gateway adds: what the gateway itself costs.
   const serviceHeaders = {
     [INTERNAL_HEADERS.token]: platform.internalToken ?? "",
@@ -179,32 +187,37 @@ for (const [name, params] of Object.entries(queries).filter(([n]) => !args.only 
     [INTERNAL_HEADERS.requestId]: "req.bench",
     [INTERNAL_HEADERS.receivedAt]: "0",
   };
-  const service: number[] = [];
-  for (let i = 0; platform.servicePort && i < RUNS; i++) {
-    started = performance.now();
-    const status = await get(`http://127.0.0.1:${platform.servicePort}/customers?${search}`, serviceHeaders);
-    if (status !== 200) throw new Error(`${name}: customer-service HTTP ${status}`);
-    service.push(performance.now() - started);
-  }
   const q = parseListQuery(params, customerResource);
   const list = compileListQuery(q, customerResource, scope);
   const count = q.countTotal ? compileCountQuery(q, customerResource, scope) : undefined;
-  const direct: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    started = performance.now();
-    await db.query(list.text, list.values);
-    if (count) await db.query(count.text, count.values);
-    direct.push(performance.now() - started);
-  }
   // The floor: the list statement alone behind bare HTTP (the count, when asked, is not part of it).
-  const floor: number[] = [];
   const floorUrl = floorServer && !count ? await floorServer.register(name, list) : undefined;
-  for (let i = 0; floorUrl && i < RUNS; i++) {
-    started = performance.now();
-    const status = await get(floorUrl, {});
-    if (status !== 200) throw new Error(`${name}: floor HTTP ${status}`);
-    floor.push(performance.now() - started);
+  const paths: Record<"gateway" | "service" | "direct" | "floor", Path | undefined> = {
+    gateway: () =>
+      get(`${platform.gatewayUrl}/customers?${search}`, { authorization: `Bearer ${testKey}` }).then(expectOk(name)),
+    service: platform.servicePort
+      ? () =>
+          get(`http://127.0.0.1:${platform.servicePort}/customers?${search}`, serviceHeaders).then(
+            expectOk(`${name}: customer-service`),
+          )
+      : undefined,
+    direct: async () => {
+      await db.query(list.text, list.values);
+      if (count) await db.query(count.text, count.values);
+    },
+    floor: floorUrl ? () => get(floorUrl, {}).then(expectOk(`${name}: floor`)) : undefined,
+  };
+  const times = { gateway: [] as number[], service: [] as number[], direct: [] as number[], floor: [] as number[] };
+  // Warm-up runs are not recorded (each process's code is compiled, each query's pages cached); then the paths take
+  // turns, one request each, so a drifting machine or a late compile weighs on all of them alike.
+  for (let i = -WARM_UP_RUNS; i < RUNS; i++) {
+    for (const [path, run] of Object.entries(paths) as Array<[keyof typeof times, Path | undefined]>) {
+      if (!run) continue;
+      const ms = await timed(run);
+      if (i >= 0) times[path].push(ms);
+    }
   }
+  const { gateway, service, direct, floor } = times;
   const f50 = floor.length > 0 ? percentile(floor, 0.5) : undefined;
   const g50 = percentile(gateway, 0.5);
   const d50 = percentile(direct, 0.5);
