@@ -52,6 +52,16 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts one service as its own Node process (the distributed mode's main) and waits until /ready says ready. */
+/**
+ * Service processes still running, killed when this process exits: a bench or test that dies without stopping its
+ * platform must not leave it running (orphaned services keep their consumer groups on the shared broker and take the
+ * next run's messages, sealed with another run's keys).
+ */
+const aliveChildren = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of aliveChildren) child.kill("SIGKILL");
+});
+
 export async function startServiceProcess(
   name: ServiceName,
   env: Record<string, string>,
@@ -68,6 +78,8 @@ export async function startServiceProcess(
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: env.LOG_LEVEL ?? "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  aliveChildren.add(child);
+  child.once("exit", () => aliveChildren.delete(child));
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
