@@ -3,6 +3,8 @@
  * a fresh ANALYZE and each filter's compiled list statement: the planner's row estimate, the plan it chose and how
  * long the statement took. A filter whose estimate swings between ANALYZEs changes plan from one day to the next.
  *   npx tsx bench/list-plan.bench.ts [--customers 1000000] [--rounds 6] [--statistics 100]
+ * (with fewer than 300,000 customers ANALYZE reads them all and the evenly spaced bounds may all share one segment:
+ * see bench/support/bench-customers.ts)
  * `--statistics N` sets customers.metadata's statistics target before the rounds (the migrations set 1000; 100 is
  * PostgreSQL's default), to compare the two on the same data.
  */
@@ -11,6 +13,7 @@ import pg from "pg";
 import { compileListQuery, parseListQuery } from "@cardhold/query";
 import { customerResource } from "../services/customer-service/src/store/customers.store";
 import { startBenchedAllInOne } from "./support/all-in-one-process";
+import { insertBenchCustomers } from "./support/bench-customers";
 
 const { values: args } = parseArgs({
   options: {
@@ -33,16 +36,8 @@ const db = new pg.Client({ connectionString: platform.databaseUrl() });
 await db.connect();
 const { rows } = await db.query<{ business_id: string }>("SELECT business_id FROM gateway.api_keys LIMIT 1");
 const scope = { businessId: rows[0]!.business_id, mode: "test" };
-// The same customers as bench/list-query.bench.ts: one in fifty per segment, one per userId, a second apart.
-await db.query(
-  `INSERT INTO customers.customers (id, business_id, mode, name, reference, type, claims, verifications, metadata, created_at, updated_at)
-   SELECT 'cus.' || lpad(i::text, 17, '0'), $1, 'test', 'Customer ' || i, 'ref-' || i, 'individual',
-          jsonb_build_object('individualInformation', jsonb_build_object('email', 'c' || i || '@example.com')),
-          '["tier-1"]'::jsonb, jsonb_build_object('userId', i, 'segment', i % 50),
-          timestamptz '2026-01-01' + i * interval '1 second', timestamptz '2026-01-01' + i * interval '1 second'
-     FROM generate_series(1, $2::int) AS i`,
-  [scope.businessId, Number(args.customers)],
-);
+// The same customers as bench/list-query.bench.ts.
+await insertBenchCustomers(db, scope.businessId, Number(args.customers));
 if (args.statistics !== undefined)
   await db.query(`ALTER TABLE customers.customers ALTER COLUMN metadata SET STATISTICS ${Number(args.statistics)}`);
 

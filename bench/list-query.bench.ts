@@ -24,6 +24,7 @@ import { customerResource } from "../services/customer-service/src/store/custome
 import { createScratchDatabase } from "../test/integration/support/scratch-database";
 import { startPlatform } from "../test/integration/support/service-processes";
 import { startBenchedAllInOne } from "./support/all-in-one-process";
+import { insertBenchCustomers } from "./support/bench-customers";
 
 const { values: args } = parseArgs({
   options: {
@@ -106,15 +107,7 @@ await db.connect();
 const scope = { businessId: business.id, mode: "test" };
 
 const started = performance.now();
-await db.query(
-  `INSERT INTO customers.customers (id, business_id, mode, name, reference, type, claims, verifications, metadata, created_at, updated_at)
-   SELECT 'cus.' || lpad(i::text, 17, '0'), $1, 'test', 'Customer ' || i, 'ref-' || i, 'individual',
-          jsonb_build_object('individualInformation', jsonb_build_object('email', 'c' || i || '@example.com')),
-          '["tier-1"]'::jsonb, jsonb_build_object('userId', i, 'segment', i % 50),
-          timestamptz '2026-01-01' + i * interval '1 second', timestamptz '2026-01-01' + i * interval '1 second'
-     FROM generate_series(1, $2::int) AS i`,
-  [business.id, TOTAL],
-);
+await insertBenchCustomers(db, business.id, TOTAL);
 await db.query("ANALYZE customers.customers");
 console.error(`inserted ${TOTAL} customers in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
