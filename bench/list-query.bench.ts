@@ -158,8 +158,9 @@ const floorServer = args.floor ? await startFloor(platform.databaseUrl) : undefi
 const percentile = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
-/** Times one request of a path (ms); throws on an answer other than 200. */
+/** One request of a path: a GET through the gateway, to customer-service, to the floor, or the SQL alone. */
 type Path = () => Promise<void>;
+/** How long one request of a path took (ms). */
 const timed = async (path: Path) => {
   const began = performance.now();
   await path();

@@ -51,7 +51,6 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port between ${PORT_RANGE.from} and ${PORT_RANGE.to}`);
 }
 
-/** Starts one service as its own Node process (the distributed mode's main) and waits until /ready says ready. */
 /**
  * Service processes still running, killed when this process exits: a bench or test that dies without stopping its
  * platform must not leave it running (orphaned services keep their consumer groups on the shared broker and take the
@@ -62,6 +61,7 @@ process.once("exit", () => {
   for (const child of aliveChildren) child.kill("SIGKILL");
 });
 
+/** Starts one service as its own Node process (the distributed mode's main) and waits until /ready says ready. */
 export async function startServiceProcess(
   name: ServiceName,
   env: Record<string, string>,
