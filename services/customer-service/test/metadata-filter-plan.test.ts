@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestDatabase } from "@cardhold/db/testing";
 import { compileListQuery, parseListQuery } from "@cardhold/query";
-import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
-import { createService } from "../src/service";
 import { customerResource } from "../src/store/customers.store";
-import { createMetrics } from "@cardhold/platform";
-import { createMemoryBus } from "@cardhold/bus";
-import { pino } from "pino";
+import { startHarness, type Harness } from "./harness";
 
 const CUSTOMERS = 60_000;
 /**
@@ -34,20 +31,13 @@ const findTableScan = (node: PlanNode): PlanNode | undefined =>
   TABLE_SCANS.has(node["Node Type"]) ? node : node.Plans?.map(findTableScan).find(Boolean);
 
 describe("a metadata filter's row estimate (migration 002)", () => {
+  let harness: Harness;
   let pg: TestDatabase;
 
   beforeAll(async () => {
-    pg = await createTestDatabase();
-    // The service's start runs its migrations.
-    const service = await createService({
-      db: pg.db,
-      bus: createMemoryBus({ logger: pino({ level: "silent" }) }),
-      logger: pino({ level: "silent" }),
-      metrics: createMetrics("customer-service", false),
-      internalToken: "plan-test",
-    });
-    await service.start();
-    await service.stop();
+    // The service's start has run its migrations.
+    harness = await startHarness();
+    pg = harness.pg;
     await pg.db.query(
       `INSERT INTO customers.customers (id, business_id, mode, name, reference, type, claims, verifications, metadata,
                                         created_at, updated_at)
@@ -59,7 +49,7 @@ describe("a metadata filter's row estimate (migration 002)", () => {
     );
   }, 120_000);
 
-  afterAll(() => pg?.stop());
+  afterAll(() => harness?.stop());
 
   it("keeps a histogram of 1,001 metadata values, not the default 101", async () => {
     await pg.db.query("ANALYZE customers.customers");
