@@ -24,14 +24,15 @@ export async function statementStats(server: string | Queryable): Promise<Statem
   const OURS = "query NOT LIKE '%pg_stat_statements%'";
   return {
     async reset() {
-      await db.query("SELECT pg_stat_statements_reset()");
+      await db.query("SELECT pg_stat_statements_reset(), pg_stat_reset()");
     },
     async report(operations) {
       const per = (n: number) => Number((n / operations).toFixed(2));
       const {
         rows: [all],
-      } = await db.query<{ calls: number; exec_ms: number; wal: number }>(
-        `SELECT sum(calls)::float8 AS calls, sum(total_exec_time)::float8 AS exec_ms, sum(wal_records)::float8 AS wal
+      } = await db.query<{ calls: number; exec_ms: number; wal: number; fpi: number; wal_bytes: number }>(
+        `SELECT sum(calls)::float8 AS calls, sum(total_exec_time)::float8 AS exec_ms, sum(wal_records)::float8 AS wal,
+                sum(wal_fpi)::float8 AS fpi, sum(wal_bytes)::float8 AS wal_bytes
            FROM pg_stat_statements WHERE ${OURS}`,
       );
       const { rows: top } = await db.query<{ calls: number; exec_ms: number; wal: number; text: string }>(
@@ -43,6 +44,9 @@ export async function statementStats(server: string | Queryable): Promise<Statem
         statementsPerOperation: per(all!.calls),
         execMsPerOperation: per(all!.exec_ms),
         walRecordsPerOperation: per(all!.wal),
+        walFullPageImagesPerOperation: per(all!.fpi),
+        walBytesPerOperation: Math.round(all!.wal_bytes / operations),
+        rowWrites: await rowWrites(db, per),
         heaviest: top.map((r) => ({
           perOperation: per(r.calls),
           msPerCall: Number((r.exec_ms / r.calls).toFixed(3)),
@@ -53,4 +57,20 @@ export async function statementStats(server: string | Queryable): Promise<Statem
     },
     close: async () => void (await own?.end()),
   };
+}
+
+/**
+ * Rows written per operation, per table (pg_stat_user_tables since the reset): inserts, updates (and of them HOT,
+ * which add no index entry), deletes. Backends report these when a transaction ends, at most once a second.
+ */
+async function rowWrites(db: Queryable, per: (n: number) => number) {
+  const { rows } = await db.query<{ name: string; ins: number; upd: number; hot: number; del: number }>(
+    `SELECT schemaname || '.' || relname AS name, n_tup_ins::float8 AS ins, n_tup_upd::float8 AS upd,
+            n_tup_hot_upd::float8 AS hot, n_tup_del::float8 AS del
+       FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0
+      ORDER BY n_tup_ins + n_tup_upd + n_tup_del DESC LIMIT 20`,
+  );
+  return Object.fromEntries(
+    rows.map((r) => [r.name, `ins ${per(r.ins)} upd ${per(r.upd)} (hot ${per(r.hot)}) del ${per(r.del)}`]),
+  );
 }
