@@ -109,7 +109,10 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): MemoryBus {
       const { subscription } = group;
       const from = cursor.offset - partitionLog.first;
       // Every message from a group's cursor on is still kept (`kept` never passes the lowest cursor).
-      const batch = partitionLog.messages.slice(from, from + (subscription.batchHandler ? MAX_BATCH : 1)) as StoredMessage[];
+      const batch = partitionLog.messages.slice(
+        from,
+        from + (subscription.batchHandler ? MAX_BATCH : 1),
+      ) as StoredMessage[];
       try {
         const delivered = batch.map(({ awaiting: _awaiting, handled: _handled, ...m }) => m);
         await group.handle(delivered);
