@@ -25,4 +25,4 @@ CMD ["node", "--enable-source-maps", "examples/wallet-receiver/dist/main.js"]
 FROM runtime AS service
 ARG SERVICE=api-gateway
 ENV SERVICE=${SERVICE}
-CMD ["sh", "-c", "exec node --enable-source-maps services/${SERVICE}/dist/main.js"]
+CMD ["sh", "-c", "exec node --enable-source-maps --no-memory-reducer services/${SERVICE}/dist/main.js"]

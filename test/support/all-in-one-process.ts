@@ -31,7 +31,7 @@ export async function startAllInOneProcess(opts: StartOptions): Promise<AllInOne
   await ensureBuilt();
   const child = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), "--enable-source-maps", "apps/cli/dist/main.js", "dev"],
+    [...(opts.nodeArgs ?? []), "--enable-source-maps", "--no-memory-reducer", "apps/cli/dist/main.js", "dev"],
     {
       cwd: ROOT,
       env: { ...process.env, ...opts.env, DATA_DIR: opts.dataDir, PORT: String(opts.port) },

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { DELAYED_REQUEST_SETTINGS, RATE_LIMIT_SETTINGS, rateLimitsFrom } from "@cardhold/api-gateway";
-import { createLogger, exitOnConfigError, installLastResortHandlers, loadConfig } from "@cardhold/platform";
+import {
+  createLogger,
+  exitOnConfigError,
+  installLastResortHandlers,
+  keepShortLivedObjectsYoung,
+  loadConfig,
+} from "@cardhold/platform";
 import { untilAborted, UsageError, type CliIo } from "./cli-io";
 import { DEV_USAGE } from "./dev-usage";
 import { refuseIfInUse, refuseIfPortInUse } from "./data-dir";
@@ -47,6 +53,7 @@ export async function devCommand(args: string[], io: CliIo): Promise<number> {
   io.stdout(`starting Cardhold (all-in-one, data in ${config.DATA_DIR}) …`);
   // Loaded here, not above: every service comes with it, and the other commands need none.
   const { startAllInOne } = await import("./all-in-one");
+  keepShortLivedObjectsYoung();
   const platform = await startAllInOne({
     dataDir: config.DATA_DIR,
     port: config.PORT,

@@ -5,6 +5,7 @@ export * from "./http-app";
 export * from "./idempotency";
 export * from "./ids";
 export * from "./json-limits";
+export * from "./garbage-collection";
 export * from "./last-resort";
 export * from "./lifecycle";
 export * from "./logger";

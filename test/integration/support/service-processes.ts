@@ -72,8 +72,12 @@ export async function startServiceProcess(
   const profile = process.env.CPU_PROFILE_DIR
     ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}/${name}`]
     : [];
+  // BENCH_NODE_ARGS: Node and V8 flags to try on every service process (as bench/support/all-in-one-process.ts does).
+  const extra = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
   await ensureBuilt();
-  const child = spawn(process.execPath, [...profile, "--enable-source-maps", `services/${name}/dist/main.js`], {
+  // As each service's `npm run start` runs it (package.json): --no-memory-reducer, see docs/operations/scaling.md.
+  const nodeArgs = [...profile, ...extra, "--enable-source-maps", "--no-memory-reducer"];
+  const child = spawn(process.execPath, [...nodeArgs, `services/${name}/dist/main.js`], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: env.LOG_LEVEL ?? "warn" },
     stdio: ["ignore", "pipe", "pipe"],
