@@ -66,6 +66,34 @@ describe("the embedded PostgreSQL", () => {
     }
   });
 
+  it("makes a kept cluster's WAL segments at its creation, so no commit waits while one is zero-filled", async () => {
+    const kept = await startEmbeddedPostgres({ dir: newDir() });
+    const throwaway = await startEmbeddedPostgres();
+    const segmentsAhead = async (url: string) => {
+      const db = createDb({ url, poolSize: 1 });
+      try {
+        const { rows } = await db.query<{ ahead: number; wanted: number }>(
+          `SELECT count(*) FILTER (WHERE name > pg_walfile_name(pg_current_wal_lsn()))::int AS ahead,
+                  (SELECT setting::int FROM pg_settings WHERE name = 'min_wal_size')
+                    / (SELECT setting::int / 1024 / 1024 FROM pg_settings WHERE name = 'wal_segment_size') AS wanted
+             FROM pg_ls_waldir() WHERE name ~ '^[0-9A-F]{24}$'`,
+        );
+        return rows[0]!;
+      } finally {
+        await db.close();
+      }
+    };
+    try {
+      const { ahead, wanted } = await segmentsAhead(kept.url);
+      expect(wanted).toBe(32); // min_wal_size 512 MB in 16 MB segments
+      expect(ahead).toBeGreaterThanOrEqual(wanted - 1);
+      // A throwaway server does not sync its writes: making segments ahead would only cost its start.
+      expect((await segmentsAhead(throwaway.url)).ahead).toBeLessThanOrEqual(1);
+    } finally {
+      await Promise.all([kept.stop(), throwaway.stop()]);
+    }
+  });
+
   it("stops a server left running by a killed process, then starts on the same data", async () => {
     const dir = newDir();
     // node itself (not npx → sh → tsx → node), so that the SIGKILL below reaches the process holding the server.

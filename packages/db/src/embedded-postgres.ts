@@ -30,6 +30,13 @@ const MAX_SOCKET_PATH = 100;
 export const THROWAWAY_SETTINGS = { fsync: "off", synchronous_commit: "off", full_page_writes: "off" } as const;
 
 /**
+ * Settings for a server whose data is kept. min_wal_size: the WAL segments kept for reuse between checkpoints (and
+ * made at the cluster's creation, embedded/wal-preallocation.ts), so that commits do not wait while a new segment is
+ * zero-filled; 512 MB is about 100 s at 250 authorizations/s before the first checkpoint (default 80 MB: 15 s).
+ */
+export const DURABLE_SETTINGS = { min_wal_size: "512MB" } as const;
+
+/**
  * A real PostgreSQL server started from npm packages for this process (see embedded/postgres-server.ts), with the
  * application database created on it. With `dir`, data lives there across restarts and every commit is durable.
  */
@@ -49,7 +56,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions = {}):
       socketDir: socket.dir,
       logFile: join(dir, "server.log"),
       fastInit: throwaway,
-      settings: { max_connections: 300, ...(throwaway ? THROWAWAY_SETTINGS : {}), ...opts.settings },
+      settings: { max_connections: 300, ...(throwaway ? THROWAWAY_SETTINGS : DURABLE_SETTINGS), ...opts.settings },
     });
   } catch (error) {
     if (throwaway) rmSync(dirname(dir), { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { mkdir } from "node:fs/promises";
 import pg from "pg";
 import { postgresBinaries, type PostgresBinaries } from "./postgres-binaries";
 import { serverAccount, type ServerAccount } from "./server-account";
+import { preallocateWalSegments } from "./wal-preallocation";
 
 export interface PostgresServerOptions {
   /** The cluster's own directory (PGDATA); initialised on first use. */
@@ -42,13 +43,15 @@ export async function startPostgresServer(opts: PostgresServerOptions): Promise<
   const account = serverAccount();
   const port = opts.port ?? DEFAULT_PORT;
   await ownedDirectory(opts.socketDir, account);
-  if (!existsSync(`${opts.clusterDir}/PG_VERSION`)) await initCluster(binaries, opts, account);
+  const created = !existsSync(`${opts.clusterDir}/PG_VERSION`);
+  if (created) await initCluster(binaries, opts, account);
   checkClusterVersion(binaries, opts.clusterDir);
   await stopLeftoverPostmaster(opts.clusterDir);
   const child = spawnServer(binaries, opts, port, account);
   const urlFor = (database: string) =>
     `postgres://${SUPERUSER}@localhost:${port}/${database}?host=${encodeURIComponent(opts.socketDir)}`;
   await waitUntilReady(child, urlFor("postgres"), opts);
+  if (created && !opts.fastInit) await preallocateWalSegments(urlFor("postgres"));
   const stopOnExit = () => child.kill("SIGINT");
   process.on("exit", stopOnExit);
   return {
