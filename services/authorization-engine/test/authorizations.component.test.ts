@@ -583,6 +583,26 @@ describe("answers that must change nothing", () => {
     });
     expect(again.body.data.id).toBe(first.body.data.id);
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 7_000 });
+    // A repeat that would now be declined (more than is left), or dropped (the card blocked since), is still the
+    // first authorization, as it stands.
+    const events = h.events.length;
+    const tooMuch = await simulate(as, card.cardId, "capture", {
+      amount: 9_000,
+      channel: "online",
+      reference: "net-ref-1",
+    });
+    await call(h, as, "POST", `/cards/${card.cardId}/block`, {});
+    const blocked = await simulate(as, card.cardId, "capture", {
+      amount: 3_000,
+      channel: "online",
+      reference: "net-ref-1",
+    });
+    for (const repeat of [tooMuch, blocked]) {
+      expect(repeat.status).toBe(200);
+      expect(repeat.body.data).toMatchObject({ id: first.body.data.id, status: "approved", amount: 3_000 });
+    }
+    expect(h.events.length).toBe(events);
+    expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 7_000, held: 0 });
     expect((await call(h, as, "GET", "/card-authorizations")).body.data).toHaveLength(1);
   });
 });

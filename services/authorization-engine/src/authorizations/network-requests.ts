@@ -156,7 +156,9 @@ function newRow(
  * A check or capture request from the network: drop it (card, customer or account inactive), decline it (a failed
  * pre-check), or hold the funds and ask the receiver — all in one transaction, with the funding account locked so
  * that concurrent captures cannot spend the same money. A request sent again with the same network reference is
- * the same authorization: it is returned as it stands and charges nothing more.
+ * the same authorization: it is returned as it stands and charges nothing more. A repeat is found by its insert (the
+ * reference is unique per card), which rolls its transaction back, not by a look-up before: that was one statement
+ * more for every request, for the rare repeat.
  */
 export async function requestAuthorization(
   ctx: NetworkContext,
@@ -186,8 +188,6 @@ function takeRequest(
       const subject = await findAuthorizationSubject(tx, scope, cardId);
       if (!subject) throw notFound("Card", cardId);
       const { card, program } = subject;
-      const repeated = request.reference && (await findByNetworkReference(tx, scope, card.id, request.reference));
-      if (repeated) return repeated;
       const ledger = await openLedger(
         tx,
         scope,
@@ -209,7 +209,12 @@ function takeRequest(
         controls: card.controls,
         spent: type === "capture" ? await spentPerInterval(tx, card, now) : {},
       });
-      if (pre.outcome === "drop") throw dropped(card.id, pre.reason);
+      if (pre.outcome === "drop") {
+        // A repeat of a request taken before the card stopped is still that authorization.
+        const repeated = request.reference && (await findByNetworkReference(tx, scope, card.id, request.reference));
+        if (repeated) return repeated;
+        throw dropped(card.id, pre.reason);
+      }
       const fresh = newRow(scope, card, program, type, request, {
         timeoutDefault: subject.timeoutDefault ?? "decline",
         standIn: standInInForce(program.stand_in, subject.webhookStandIn),
@@ -232,7 +237,8 @@ function takeRequest(
       return taken;
     })
     .catch(async (error: unknown) => {
-      // Inserted at the same moment by a request with the same reference: that one stands (this one rolled back).
+      // A repeat, or a request with the same reference inserted at the same moment: that one stands (this one
+      // rolled back).
       if (!(error instanceof NetworkReferenceTaken)) throw error;
       const standing = await findByNetworkReference(ctx.db, scope, cardId, error.networkReference);
       if (!standing) throw error;
