@@ -4,7 +4,7 @@ import {
   createLogger,
   exitOnConfigError,
   installLastResortHandlers,
-  keepShortLivedObjectsYoung,
+  tuneGarbageCollector,
   loadConfig,
 } from "@cardhold/platform";
 import { untilAborted, UsageError, type CliIo } from "./cli-io";
@@ -53,7 +53,7 @@ export async function devCommand(args: string[], io: CliIo): Promise<number> {
   io.stdout(`starting Cardhold (all-in-one, data in ${config.DATA_DIR}) …`);
   // Loaded here, not above: every service comes with it, and the other commands need none.
   const { startAllInOne } = await import("./all-in-one");
-  keepShortLivedObjectsYoung();
+  tuneGarbageCollector();
   const platform = await startAllInOne({
     dataDir: config.DATA_DIR,
     port: config.PORT,

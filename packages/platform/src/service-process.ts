@@ -3,7 +3,7 @@ import { createKafkaBus } from "@cardhold/bus";
 import { ALL_TOPICS } from "@cardhold/contracts";
 import { createDb } from "@cardhold/db";
 import { baseConfigShape, exitOnConfigError, loadConfig } from "./config";
-import { keepShortLivedObjectsYoung } from "./garbage-collection";
+import { tuneGarbageCollector } from "./garbage-collection";
 import { listen, onShutdown, type Service } from "./lifecycle";
 import { installLastResortHandlers } from "./last-resort";
 import { createLogger } from "./logger";
@@ -31,7 +31,7 @@ const processShape = {
 
 /** The distributed mode's main: one service in this process, against Kafka and PostgreSQL. */
 export async function runServiceProcess<S extends z.ZodRawShape>(opts: ServiceProcessOptions<S>): Promise<void> {
-  keepShortLivedObjectsYoung();
+  tuneGarbageCollector();
   const shape = {
     ...baseConfigShape,
     ...processShape,
