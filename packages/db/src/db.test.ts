@@ -151,3 +151,23 @@ describe("transactions", () => {
     expect(await ids()).toEqual([1]);
   });
 });
+
+describe("waiting for a connection", () => {
+  it("an urgent transaction gets the pool's connection before ordinary work that asked for it first", async () => {
+    const order: string[] = [];
+    let letGo!: () => void;
+    const holding = db.tx(() => new Promise<void>((resolve) => (letGo = resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const ordinaryQuery = db.query("SELECT 1").then(() => order.push("ordinary query"));
+    const ordinaryTx = db.tx((tx) => tx.query("SELECT 1")).then(() => order.push("ordinary transaction"));
+    const urgentTx = db.tx((tx) => tx.query("SELECT 1"), { urgent: true }).then(() => order.push("urgent"));
+    letGo();
+    await Promise.all([holding, ordinaryQuery, ordinaryTx, urgentTx]);
+    expect(order).toEqual(["urgent", "ordinary query", "ordinary transaction"]);
+  });
+
+  it("a connection whose query failed goes back to the pool and serves the next one", async () => {
+    await expect(db.query("SELECT 1/0")).rejects.toThrow(/division by zero/);
+    expect((await db.query<{ n: number }>("SELECT $1::int AS n", [7])).rows[0]).toEqual({ n: 7 });
+  });
+});

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
+import { createConnectionGate } from "./connection-gate";
 
 // int8 (counts, minor units) as JS numbers: exact up to 2^53, and we refuse anything larger rather than round it.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => {
@@ -23,6 +24,12 @@ export interface TxOptions {
    * commits.
    */
   durable?: boolean;
+  /**
+   * true: the transaction gets the next free connection ahead of every ordinary one waiting for it. For a decision
+   * owed to a card network now (an answer, a timeout default at its deadline): under load the pool's queue is where
+   * such a decision waited longest.
+   */
+  urgent?: boolean;
 }
 
 /** The connection of a transaction under way. */
@@ -102,48 +109,65 @@ function newPool(opts: DbOptions, size: number, sessionSettings?: string) {
 export function createDb(opts: DbOptions): Db {
   const size = opts.poolSize ?? 10;
   const pool = newPool(opts, size);
+  const gate = createConnectionGate(pool, size);
   // Bookkeeping commits go through connections whose session does not wait for the disk: no SET per transaction.
   let lazyBookkeepingPool: pg.Pool | undefined;
   const bookkeepingPool = () =>
     (lazyBookkeepingPool ??= newPool(opts, Math.max(1, Math.ceil(size / 4)), "-c synchronous_commit=off"));
   const commitListeners = new Set<(notes: unknown[]) => void>();
   const unknownCommitListeners = new Set<(notes: unknown[]) => void>();
+
+  /** A connection for `work`: through the gate from the main pool, straight from the bookkeeping pool. */
+  const withConnection = async <T>(
+    options: TxOptions,
+    work: (client: pg.PoolClient, markBroken: () => void) => Promise<T>,
+  ): Promise<T> => {
+    const bookkeeping = options.durable === false;
+    const client = bookkeeping ? await bookkeepingPool().connect() : await gate.acquire(options.urgent);
+    // A connection that broke while checked out emits its error here, not to a query (and an unheard error event
+    // would end the process); it is then destroyed instead of going back to the pool.
+    let broken = false;
+    const markBroken = () => void (broken = true);
+    client.on("error", markBroken);
+    try {
+      return await work(client, markBroken);
+    } finally {
+      client.off("error", markBroken);
+      client.release(broken || undefined);
+      if (!bookkeeping) gate.release();
+    }
+  };
+
   return {
-    query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(pool, text, values),
+    query: <R extends Row = Row>(text: string, values?: unknown[]) =>
+      withConnection({}, (client) => run<R>(client, text, values)),
     bookkeeping: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(bookkeepingPool(), text, values),
-    async tx<T>(fn: (client: TxClient) => Promise<T>, options: TxOptions = {}): Promise<T> {
-      const client = await (options.durable === false ? bookkeepingPool() : pool).connect();
-      const notes: unknown[] = [];
-      const scoped: TxClient = {
-        query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(client, text, values),
-        afterCommit: (note) => void notes.push(note),
-      };
-      let committing = false;
-      // A connection that broke while checked out emits its error here, not to a query (and an unheard error event
-      // would end the process); it is then destroyed instead of going back to the pool.
-      let broken = false;
-      const onBroken = () => void (broken = true);
-      client.on("error", onBroken);
-      try {
-        await client.query("BEGIN");
-        const result = await fn(scoped);
-        committing = true;
-        // A statement that failed inside fn (its error caught there) has aborted the transaction: COMMIT rolls back.
-        const commit = await client.query("COMMIT");
-        committing = false;
-        if (commit.command !== "COMMIT")
-          throw new Error("the transaction was rolled back at its commit: a statement in it failed");
-        if (notes.length > 0) for (const listener of commitListeners) tellCommitted(listener, notes);
-        return result;
-      } catch (error) {
-        if (committing && notes.length > 0 && commitOutcomeUnknown(error))
-          for (const listener of unknownCommitListeners) tellCommitted(listener, notes);
-        await client.query("ROLLBACK").catch(() => void (broken = true));
-        throw error;
-      } finally {
-        client.off("error", onBroken);
-        client.release(broken || undefined);
-      }
+    tx<T>(fn: (client: TxClient) => Promise<T>, options: TxOptions = {}): Promise<T> {
+      return withConnection(options, async (client, markBroken) => {
+        const notes: unknown[] = [];
+        const scoped: TxClient = {
+          query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(client, text, values),
+          afterCommit: (note) => void notes.push(note),
+        };
+        let committing = false;
+        try {
+          await client.query("BEGIN");
+          const result = await fn(scoped);
+          committing = true;
+          // A statement that failed inside fn (its error caught there) has aborted the transaction: COMMIT rolls back.
+          const commit = await client.query("COMMIT");
+          committing = false;
+          if (commit.command !== "COMMIT")
+            throw new Error("the transaction was rolled back at its commit: a statement in it failed");
+          if (notes.length > 0) for (const listener of commitListeners) tellCommitted(listener, notes);
+          return result;
+        } catch (error) {
+          if (committing && notes.length > 0 && commitOutcomeUnknown(error))
+            for (const listener of unknownCommitListeners) tellCommitted(listener, notes);
+          await client.query("ROLLBACK").catch(markBroken);
+          throw error;
+        }
+      });
     },
     onCommit(listener) {
       commitListeners.add(listener);
@@ -155,7 +179,7 @@ export function createDb(opts: DbOptions): Db {
     },
     async ping() {
       try {
-        await pool.query("SELECT 1");
+        await withConnection({}, (client) => client.query("SELECT 1"));
         return true;
       } catch {
         return false;

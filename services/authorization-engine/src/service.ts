@@ -21,7 +21,7 @@ import {
 import { LedgerError } from "./domain/ledger";
 import { createDecisionLateness } from "./authorizations/decision-lateness";
 import { createDecisionWaiters, type DecisionWaiters } from "./authorizations/decision-waiters";
-import { applyOverdueDefault } from "./authorizations/decisions";
+import { applyOverdueDefault, DECISION_DUE } from "./authorizations/decisions";
 import { simulation } from "./authorizations/simulation";
 import { createCardVault } from "./cards/card-vault";
 import { createDeadlineSweeper } from "./authorizations/deadline-sweeper";
@@ -85,7 +85,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
     const decided = await deps.db.tx((tx) => {
       inTransactionAt = Date.now();
       return applyOverdueDefault(tx, id, { now: inTransactionAt, overdueByMs: sweeperGraceMs });
-    });
+    }, DECISION_DUE);
     if (decided) lateness.applied("waiting-request", decided.dueAt, { id, startedAt, inTransactionAt });
     return decided?.row;
   };

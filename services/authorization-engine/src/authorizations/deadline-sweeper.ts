@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { createPollingWorker, type PollingWorker } from "@cardhold/bus";
 import type { Db } from "@cardhold/db";
 import type { DecisionLateness } from "./decision-lateness";
-import { applyOverdueDefault } from "./decisions";
+import { applyOverdueDefault, DECISION_DUE } from "./decisions";
 import { findOverdueAuthorizationIds, nextDeadline } from "../store/authorizations.store";
 import type { DecisionWaiters } from "./decision-waiters";
 
@@ -66,7 +66,7 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
         const decided = await opts.db.tx((tx) => {
           inTransactionAt = Date.now();
           return applyOverdueDefault(tx, id, { now: inTransactionAt, skipLocked: true });
-        });
+        }, DECISION_DUE);
         if (!decided) return;
         opts.waiters.decided([decided.row]);
         opts.lateness.applied("deadline-sweeper", decided.dueAt, { id, startedAt, inTransactionAt });

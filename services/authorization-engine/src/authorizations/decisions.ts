@@ -1,5 +1,5 @@
 import type { DecisionAnsweredMessage } from "@cardhold/contracts";
-import type { Queryable, TxClient } from "@cardhold/db";
+import type { Queryable, TxClient, TxOptions } from "@cardhold/db";
 import type { Scope } from "@cardhold/query";
 import {
   applyAnswer,
@@ -22,6 +22,12 @@ import { findCard } from "../store/cards.store";
 import { carryOut } from "./carry-out";
 
 const scopeOf = (row: AuthorizationRow): Scope => ({ businessId: row.business_id, mode: row.mode });
+
+/**
+ * The transaction options of every decision (an answer, a timeout default): a connection before any new work waiting
+ * for one, since the network is already waiting for this answer and new work can still be refused.
+ */
+export const DECISION_DUE: TxOptions = { urgent: true };
 
 /** What the platform reports for a check that its timeout default approves: the funding balance and the card's name. */
 export async function platformCheckAnswer(tx: Queryable, row: AuthorizationRow): Promise<CheckFallback | undefined> {

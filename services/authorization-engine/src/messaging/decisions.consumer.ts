@@ -3,7 +3,7 @@ import type { Bus } from "@cardhold/bus";
 import { decisionAnsweredMessage, TOPICS } from "@cardhold/contracts";
 import type { Db } from "@cardhold/db";
 import type { DecisionLateness } from "../authorizations/decision-lateness";
-import { applyDecision, type Decided } from "../authorizations/decisions";
+import { applyDecision, DECISION_DUE, type Decided } from "../authorizations/decisions";
 import type { DecisionWaiters } from "../authorizations/decision-waiters";
 
 /** decisions.v1 → the receiver's answers (or why none came) applied to the authorizations waiting for them. */
@@ -29,7 +29,7 @@ export function subscribeToDecisions(deps: {
       await deps.db.tx(async (tx) => {
         inTransactionAt = Date.now();
         decided = (await applyDecision(tx, parsed.data.data, inTransactionAt)) ?? undefined;
-      });
+      }, DECISION_DUE);
       if (!decided) return;
       deps.waiters.decided([decided.row]);
       deps.lateness.applied("answer", decided.dueAt, { id: decided.row.id, startedAt, inTransactionAt });
