@@ -39,6 +39,12 @@ export interface TxClient extends Queryable {
 }
 
 export interface Db extends Queryable {
+  /** One statement on its own; `options.urgent` as for a transaction (TxOptions). */
+  query<R extends Row = Row>(
+    text: string,
+    values?: unknown[],
+    options?: Pick<TxOptions, "urgent">,
+  ): Promise<pg.QueryResult<R>>;
   /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
   tx<T>(fn: (client: TxClient) => Promise<T>, options?: TxOptions): Promise<T>;
   /**
@@ -109,7 +115,7 @@ function newPool(opts: DbOptions, size: number, sessionSettings?: string) {
 export function createDb(opts: DbOptions): Db {
   const size = opts.poolSize ?? 10;
   const pool = newPool(opts, size);
-  const gate = createConnectionGate(pool, size);
+  const gate = createConnectionGate<pg.PoolClient>(pool, size);
   // Bookkeeping commits go through connections whose session does not wait for the disk: no SET per transaction.
   let lazyBookkeepingPool: pg.Pool | undefined;
   const bookkeepingPool = () =>
@@ -139,8 +145,8 @@ export function createDb(opts: DbOptions): Db {
   };
 
   return {
-    query: <R extends Row = Row>(text: string, values?: unknown[]) =>
-      withConnection({}, (client) => run<R>(client, text, values)),
+    query: <R extends Row = Row>(text: string, values?: unknown[], options: Pick<TxOptions, "urgent"> = {}) =>
+      withConnection(options, (client) => run<R>(client, text, values)),
     bookkeeping: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(bookkeepingPool(), text, values),
     tx<T>(fn: (client: TxClient) => Promise<T>, options: TxOptions = {}): Promise<T> {
       return withConnection(options, async (client, markBroken) => {

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { createPollingWorker, type PollingWorker } from "@cardhold/bus";
-import type { Db } from "@cardhold/db";
+import type { Db, Queryable } from "@cardhold/db";
 import type { DecisionLateness } from "./decision-lateness";
 import { applyOverdueDefault, DECISION_DUE } from "./decisions";
 import { findOverdueAuthorizationIds, nextDeadline } from "../store/authorizations.store";
@@ -46,18 +46,20 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
     // Still open past its deadline: being defaulted by its waiting request or locked by another engine; look again soon.
     if (wait < pollMs) alarm = setTimeout(() => worker.wake(), wait > 0 ? wait + 5 : OVERDUE_RECHECK_MS);
   };
+  // Its reads too go ahead of new work waiting for a connection: they find the decisions due now.
+  const reads: Queryable = { query: (text, values) => opts.db.query(text, values, DECISION_DUE) };
   const worker = createPollingWorker({
     name: "deadline sweeper",
     logger: opts.logger,
     idleMs: pollMs,
     step: async () => {
       // One cheap read per poll; the locking transaction only when something is overdue.
-      const due = await nextDeadline(opts.db);
+      const due = await nextDeadline(reads);
       if (due === undefined || due.getTime() + graceMs > Date.now()) {
         armFor(due);
         return false;
       }
-      const overdue = await findOverdueAuthorizationIds(opts.db, graceMs, BATCH);
+      const overdue = await findOverdueAuthorizationIds(reads, graceMs, BATCH);
       // A request waiting in this process applies its own default at the same moment: no second transaction racing it.
       const orphans = overdue.filter((id) => !opts.waiters.isWaiting(id));
       await eachAtMost(CONCURRENCY, orphans, async (id) => {
@@ -72,7 +74,7 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
         opts.lateness.applied("deadline-sweeper", decided.dueAt, { id, startedAt, inTransactionAt });
       });
       if (orphans.length > 0 && overdue.length === BATCH) return true;
-      armFor(await nextDeadline(opts.db));
+      armFor(await nextDeadline(reads));
       return false;
     },
   });
