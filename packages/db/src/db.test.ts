@@ -161,9 +161,11 @@ describe("waiting for a connection", () => {
     const ordinaryQuery = db.query("SELECT 1").then(() => order.push("ordinary query"));
     const ordinaryTx = db.tx((tx) => tx.query("SELECT 1")).then(() => order.push("ordinary transaction"));
     const urgentTx = db.tx((tx) => tx.query("SELECT 1"), { urgent: true }).then(() => order.push("urgent"));
+    expect(db.waitingForConnection()).toEqual({ urgent: 1, ordinary: 2 });
     letGo();
     await Promise.all([holding, ordinaryQuery, ordinaryTx, urgentTx]);
     expect(order).toEqual(["urgent", "ordinary query", "ordinary transaction"]);
+    expect(db.waitingForConnection()).toEqual({ urgent: 0, ordinary: 0 });
   });
 
   it("a connection whose query failed goes back to the pool and serves the next one", async () => {

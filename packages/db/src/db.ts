@@ -60,6 +60,8 @@ export interface Db extends Queryable {
   onCommitUnknown(listener: (notes: unknown[]) => void): () => void;
   /** One statement in its own transaction, committed without waiting for the disk (see TxOptions.durable). */
   bookkeeping<R extends Row = Row>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  /** Statements and transactions waiting for a connection now (the pool's places all taken), urgent and ordinary. */
+  waitingForConnection(): { urgent: number; ordinary: number };
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -183,6 +185,7 @@ export function createDb(opts: DbOptions): Db {
       unknownCommitListeners.add(listener);
       return () => void unknownCommitListeners.delete(listener);
     },
+    waitingForConnection: () => gate.waiting(),
     async ping() {
       try {
         await withConnection({}, (client) => client.query("SELECT 1"));

@@ -197,6 +197,17 @@ function registerLoadGauges(registry: Registry, db: Db, admission: Admission, wa
     "Requests in this engine process waiting for their authorization's decision",
     () => waiters.waitingCount(),
   );
+  new Gauge({
+    name: "database_connections_waiting",
+    help: "Transactions of this engine process waiting for a database connection, by priority (decisions go first)",
+    labelNames: ["priority"] as const,
+    registers: [registry],
+    collect() {
+      const { urgent, ordinary } = db.waitingForConnection();
+      this.set({ priority: "decision" }, urgent);
+      this.set({ priority: "ordinary" }, ordinary);
+    },
+  });
   const awaiting = scrapeRead(() => awaitingAnswers(db));
   const awaitingHelp = "Authorizations (of every engine process) awaiting their receiver's answer (capped at 100000)";
   const overdueHelp = "How far past its answer deadline the earliest authorization still awaiting an answer is";

@@ -83,6 +83,7 @@ describe("load shedding of new authorization requests", () => {
     expect(await metric("authorizations_in_progress")).toBe(1);
     expect(await metric("authorizations_awaiting_decision")).toBe(1);
     expect(await metric("authorizations_waiting_for_place")).toBe(0);
+    expect(await metric("database_connections_waiting")).toBe(0);
     await answerDecision(h, as, request, { body: { action: "approve" } });
     expect((await capture).body.data).toMatchObject({ status: "approved" });
     expect(await metric("authorizations_in_progress")).toBe(0);
