@@ -1,6 +1,8 @@
-/** What the gate hands out connections from: pg.Pool, or a fake in tests. */
+/** Where the gate's connections come from and go back to: pg.Pool, or a fake in tests. */
 export interface ConnectionSource<C> {
   connect(): Promise<C>;
+  /** Gives a connection back to the source; `destroy` when it broke and must not be used again. */
+  release(connection: C, destroy: boolean): void;
 }
 
 export interface ConnectionGate<C> {
@@ -9,8 +11,8 @@ export interface ConnectionGate<C> {
    * waiting (in arrival order among themselves). Every connection taken must be given back with `release`.
    */
   acquire(urgent?: boolean): Promise<C>;
-  /** Gives the place back (after the connection itself went back to its pool) and hands it to the next in line. */
-  release(): void;
+  /** Gives the connection back: straight to the next in line when one waits (unless it broke), else to the source. */
+  release(connection: C, broken?: boolean): void;
   /** Requests waiting for a place now, urgent and ordinary. */
   waiting(): { urgent: number; ordinary: number };
 }
@@ -30,32 +32,32 @@ export function createConnectionGate<C>(source: ConnectionSource<C>, places: num
   let taken = 0;
   const urgent: Waiter<C>[] = [];
   const ordinary: Waiter<C>[] = [];
+  const nextInLine = () => urgent.shift() ?? ordinary.shift();
 
-  const connect = (waiter: Waiter<C>) => {
-    source.connect().then(waiter.resolve, (error: unknown) => {
-      // No connection came (the server is away): the place is free again for the next in line.
-      waiter.reject(error);
-      release();
+  const connect = () =>
+    source.connect().catch((error: unknown) => {
+      // No connection came (the server is away): the place goes to the next in line, which tries for itself.
+      const next = nextInLine();
+      if (next) connect().then(next.resolve, next.reject);
+      else taken -= 1;
+      throw error;
     });
-  };
-
-  const release = () => {
-    const next = urgent.shift() ?? ordinary.shift();
-    if (next) connect(next);
-    else taken -= 1;
-  };
 
   return {
     acquire(isUrgent = false) {
-      return new Promise<C>((resolve, reject) => {
-        const waiter = { resolve, reject };
-        if (taken < places) {
-          taken += 1;
-          connect(waiter);
-        } else (isUrgent ? urgent : ordinary).push(waiter);
-      });
+      if (taken < places) {
+        taken += 1;
+        return connect();
+      }
+      return new Promise<C>((resolve, reject) => (isUrgent ? urgent : ordinary).push({ resolve, reject }));
     },
-    release,
+    release(connection, broken = false) {
+      const next = nextInLine();
+      if (next && !broken) return next.resolve(connection);
+      source.release(connection, broken);
+      if (next) connect().then(next.resolve, next.reject);
+      else taken -= 1;
+    },
     waiting: () => ({ urgent: urgent.length, ordinary: ordinary.length }),
   };
 }

@@ -117,7 +117,10 @@ function newPool(opts: DbOptions, size: number, sessionSettings?: string) {
 export function createDb(opts: DbOptions): Db {
   const size = opts.poolSize ?? 10;
   const pool = newPool(opts, size);
-  const gate = createConnectionGate<pg.PoolClient>(pool, size);
+  const gate = createConnectionGate<pg.PoolClient>(
+    { connect: () => pool.connect(), release: (client, destroy) => client.release(destroy || undefined) },
+    size,
+  );
   // Bookkeeping commits go through connections whose session does not wait for the disk: no SET per transaction.
   let lazyBookkeepingPool: pg.Pool | undefined;
   const bookkeepingPool = () =>
@@ -141,8 +144,8 @@ export function createDb(opts: DbOptions): Db {
       return await work(client, markBroken);
     } finally {
       client.off("error", markBroken);
-      client.release(broken || undefined);
-      if (!bookkeeping) gate.release();
+      if (bookkeeping) client.release(broken || undefined);
+      else gate.release(client, broken);
     }
   };
 
