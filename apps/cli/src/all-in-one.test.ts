@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../../test/support/eventually";
+import { TOPICS } from "@cardhold/contracts";
 import { startAllInOne, type AllInOne } from "./all-in-one";
 import { callGateway, type GatewayCall } from "../../../test/support/api-client";
 import { sampleOf, scrape } from "../../../test/support/metrics-scrape";
@@ -163,20 +164,27 @@ describe("gateway", () => {
     expect(Date.now() - started).toBeLessThan(2_500); // each used to wait 3 s for a projection
   });
 
-  it("announces a new business's signing key sealed: never plain in the gateway's outbox", async () => {
+  it("announces a new business's signing key sealed: never plain in what the gateway's outbox publishes", async () => {
     const given = "given-signing-key-0123456789abcdef";
+    // What the bus carries is the outbox row as written; the row itself is deleted soon after it is published.
+    const announced: Array<{ key: string | null; value: string }> = [];
+    await platform.bus.subscribe({
+      group: "test.business-announcements",
+      topics: [TOPICS.businesses],
+      handler: async (m) => void announced.push({ key: m.key, value: JSON.stringify(m.value) }),
+    });
     const created = await call("POST", "/admin/businesses", {
       headers: { "x-operator-token": OPERATOR_TOKEN },
       body: { name: "Sealed Ltd", webhookUrl: "http://127.0.0.1:4000/hook", signingKey: given },
     });
     expect(created.status).toBe(201);
-    const { rows } = await platform.db.query<{ value: string }>(
-      "SELECT value::text AS value FROM gateway.outbox WHERE key = $1",
-      [created.body.data.business.id],
-    );
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.value).not.toContain(given);
-    expect(rows[0]!.value).toContain("sealedSigningKey");
+    const mine = await eventually(() => {
+      const found = announced.filter((m) => m.key === created.body.data.business.id);
+      expect(found).toHaveLength(1);
+      return found[0]!;
+    });
+    expect(mine.value).not.toContain(given);
+    expect(mine.value).toContain("sealedSigningKey");
   });
 
   it("answers 400 to an absolute-form request line", async () => {
