@@ -3,7 +3,7 @@ import { createPollingWorker, enqueue, outboxInsert, type OutboxRelay, type Outg
 import { TOPICS, type DecisionAnsweredMessage, type Mode } from "@cardhold/contracts";
 import type { Db, Queryable } from "@cardhold/db";
 import { parseJsonWithin } from "@cardhold/platform";
-import { isDelivered, MIN_DECISION_WINDOW_MS, sendTimeoutMs } from "../domain/delivery-policy";
+import { isDelivered, MIN_DECISION_WINDOW_MS, sendTimeoutMs, waitedUntilDeadline } from "../domain/delivery-policy";
 import { nextAttemptAt, parseRetryAfter, type RetrySchedule } from "../domain/retry-schedule";
 import { previousKeySigns } from "../domain/signature";
 import {
@@ -210,8 +210,12 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       latencyMs: result.latencyMs,
       error: result.error,
     };
+    // No answer by the deadline: the engine's own timeout default is the decision; an answer `timeout` would be a
+    // second locking transaction per authorization, queued beside the answers still in time while a receiver stalls.
+    const leftToDeadline =
+      result.error === "timeout" && waitedUntilDeadline(c.policy, c.answer_by, startedAt.getTime());
     if (sole) {
-      const answered = outboxInsert(SCHEMA, [decisionAnswered(about, answer)], 16);
+      const answered = leftToDeadline ? undefined : outboxInsert(SCHEMA, [decisionAnswered(about, answer)], 16);
       await recordAttempt(
         { query: db.bookkeeping },
         attempt,
@@ -219,12 +223,13 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
         true,
         answered,
       );
-      return relay.committed(answered);
+      if (answered) relay.committed(answered);
+      return;
     }
     await db.tx(async (tx) => {
       if (c.policy === "decision") {
         await recordAttempt(tx, attempt, { status: isDelivered(result.httpStatus) ? "delivered" : "failed" });
-        await enqueueDecision(tx, about, answer);
+        if (!leftToDeadline) await enqueueDecision(tx, about, answer);
       } else await recordAttempt(tx, attempt, nextStepAfter(c, startedAt, result, schedule));
       await refreshEventStatus(tx, c.event_id);
     }, BOOKKEEPING);

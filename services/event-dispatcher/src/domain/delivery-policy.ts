@@ -31,5 +31,13 @@ export function sendTimeoutMs(policy: DeliveryPolicy["kind"], answerBy: Date | n
   return left < MIN_DECISION_WINDOW_MS ? undefined : Math.min(DECISION_TIMEOUT_MS, left);
 }
 
+/**
+ * A decision sent at `sentAt` whose receiver timed out was waited on until its deadline (not only the policy's timeout):
+ * the engine applies its timeout default then, the very decision an answer `timeout` would bring, so none is sent.
+ */
+export function waitedUntilDeadline(policy: DeliveryPolicy["kind"], answerBy: Date | null, sentAt: number): boolean {
+  return policy === "decision" && answerBy !== null && answerBy.getTime() - sentAt <= DECISION_TIMEOUT_MS;
+}
+
 /** A notification counts as delivered only on HTTP 200 (Rule 6). */
 export const isDelivered = (httpStatus: number | null | undefined) => httpStatus === 200;

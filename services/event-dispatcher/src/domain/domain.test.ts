@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { deliveryPolicy, isDelivered, sendTimeoutMs } from "./delivery-policy";
+import { deliveryPolicy, isDelivered, sendTimeoutMs, waitedUntilDeadline } from "./delivery-policy";
 import { deliveredEnvelope } from "./envelope";
 import { nextAttemptAt, parseRetryAfter, DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS } from "./retry-schedule";
 import { routeEvent, routeEventTo, type RouteCandidate } from "./routing";
@@ -251,5 +251,18 @@ describe("how long to wait for a receiver", () => {
     ["decision", now - 10, undefined],
   ] as const)("%s due at %s: %s ms", (policy, answerBy, expected) => {
     expect(sendTimeoutMs(policy, answerBy === null ? null : new Date(answerBy), now)).toBe(expected);
+  });
+});
+
+describe("a receiver's timeout that reached the decision's deadline (no answer `timeout` sent: the engine's default decides)", () => {
+  const sentAt = 1_000_000;
+  it.each([
+    ["decision", sentAt + 1_200, true],
+    ["decision", sentAt + 4_000, true],
+    ["decision", sentAt + 4_001, false],
+    ["decision", null, false],
+    ["notification", sentAt + 1_200, false],
+  ] as const)("%s due at %s: %s", (policy, answerBy, expected) => {
+    expect(waitedUntilDeadline(policy, answerBy === null ? null : new Date(answerBy), sentAt)).toBe(expected);
   });
 });
