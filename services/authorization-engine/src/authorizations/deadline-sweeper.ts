@@ -13,8 +13,9 @@ export interface SweeperOptions {
   lateness: DecisionLateness;
   /**
    * How long past its 4-second deadline an authorization waits before the sweeper applies the timeout default
-   * (default 50 ms). The dispatcher never waits on a receiver past the deadline and answers `timeout` itself; the
-   * grace leaves that answer time to arrive, and bounds how late a default can be (deadline + grace + a few ms).
+   * (default 50 ms). The grace leaves an answer the receiver gave just in time the moment it needs to reach the
+   * engine, and bounds how late a default can be (deadline + grace + a few ms). A receiver that did not answer by the
+   * deadline gets no answer from the dispatcher: this default (or the waiting request's) is the decision.
    */
   graceMs?: number;
   pollMs?: number;
@@ -40,11 +41,16 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
   const graceMs = opts.graceMs ?? 50;
   const pollMs = opts.pollMs ?? 1_000;
   let alarm: NodeJS.Timeout | undefined;
+  let alarmRang = false;
   const armFor = (due: Date | undefined) => {
     clearTimeout(alarm);
     const wait = due === undefined ? Infinity : due.getTime() + graceMs - Date.now();
+    const ring = () => {
+      alarmRang = true;
+      worker.wake();
+    };
     // Still open past its deadline: being defaulted by its waiting request or locked by another engine; look again soon.
-    if (wait < pollMs) alarm = setTimeout(() => worker.wake(), wait > 0 ? wait + 5 : OVERDUE_RECHECK_MS);
+    if (wait < pollMs) alarm = setTimeout(ring, wait > 0 ? wait + 5 : OVERDUE_RECHECK_MS);
   };
   // Its reads too go ahead of new work waiting for a connection: they find the decisions due now.
   const reads: Queryable = { query: (text, values) => opts.db.query(text, values, DECISION_DUE) };
@@ -53,12 +59,16 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
     logger: opts.logger,
     idleMs: pollMs,
     step: async () => {
-      // One cheap read per poll; the locking transaction only when something is overdue.
-      const due = await nextDeadline(reads);
-      if (due === undefined || due.getTime() + graceMs > Date.now()) {
-        armFor(due);
-        return false;
+      // One cheap read per poll; the locking transaction only when something is overdue. The alarm was set for a
+      // deadline read before: it goes straight to the overdue ones (a round trip less between a deadline and its default).
+      if (!alarmRang) {
+        const due = await nextDeadline(reads);
+        if (due === undefined || due.getTime() + graceMs > Date.now()) {
+          armFor(due);
+          return false;
+        }
       }
+      alarmRang = false;
       const overdue = await findOverdueAuthorizationIds(reads, graceMs, BATCH);
       // A request waiting in this process applies its own default at the same moment: no second transaction racing it.
       const orphans = overdue.filter((id) => !opts.waiters.isWaiting(id));
