@@ -4,8 +4,8 @@ import {
   createLogger,
   exitOnConfigError,
   installLastResortHandlers,
-  tuneGarbageCollector,
   loadConfig,
+  tuneGarbageCollector,
 } from "@cardhold/platform";
 import { untilAborted, UsageError, type CliIo } from "./cli-io";
 import { DEV_USAGE } from "./dev-usage";

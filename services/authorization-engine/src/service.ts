@@ -199,7 +199,7 @@ function registerLoadGauges(registry: Registry, db: Db, admission: Admission, wa
   );
   new Gauge({
     name: "database_connections_waiting",
-    help: "Transactions of this engine process waiting for a database connection, by priority (decisions go first)",
+    help: "Transactions and single statements of this engine process waiting for a database connection, by priority (decisions go first)",
     labelNames: ["priority"] as const,
     registers: [registry],
     collect() {
