@@ -130,6 +130,120 @@ describe("outbox relays of several processes", () => {
     expect(tookMs).toBeLessThan(500);
   });
 
+  it("a step committed here while the holder's publish of an earlier read hung waits for another process's earlier step", async () => {
+    const bus = createMemoryBus();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g4", topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    // The broker away: a publish hangs until it comes back (kafkajs retries), then goes through.
+    let brokerBack: () => void = () => undefined;
+    let brokerAway = false;
+    const hanging = {
+      ...bus,
+      publish: async (messages: Parameters<typeof bus.publish>[0]) => {
+        if (brokerAway) await new Promise<void>((resolve) => (brokerBack = resolve));
+        return bus.publish(messages);
+      },
+    };
+    const holder = createOutboxRelay({
+      db: first,
+      schema: "svc",
+      bus: hanging,
+      logger,
+      idleMs: 60_000,
+      leaseMs: 1_000,
+    });
+    holder.start();
+    await sleep(100);
+    const other = createOutboxRelay({
+      db: second,
+      schema: "svc",
+      bus: hanging,
+      logger,
+      idleMs: 60_000,
+      leaseMs: 1_000,
+    });
+    other.start();
+    await second.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k", value: {}, id: "msg.nudge-4" }]));
+    await sleep(600); // past half the lease: the holder's next step renews it and learns of the other relay
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k0", value: {}, id: "msg.renew-4" }]));
+    while (got.length < 2) await sleep(5); // from now on the holder reads the table before it publishes
+
+    brokerAway = true;
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k0", value: {}, id: "msg.hangs" }]));
+    await sleep(100); // the holder read the table and hangs publishing what it read
+    // Meanwhile another engine approves (its row waits in the table), then this one, having seen it, reverses.
+    await second.tx((c) =>
+      enqueue(c, "svc", [{ topic: "things.v1", key: "auth-4", value: { step: "approved" }, id: "msg.approved-4" }]),
+    );
+    await first.tx((c) =>
+      enqueue(c, "svc", [{ topic: "things.v1", key: "auth-4", value: { step: "reversed" }, id: "msg.reversed-4" }]),
+    );
+    brokerAway = false;
+    brokerBack();
+    const deadline = Date.now() + 3_000;
+    while (got.filter((m) => m.key === "auth-4").length < 2 && Date.now() < deadline) await sleep(10);
+    await other.stop();
+    await holder.stop();
+    expect(got.filter((m) => m.key === "auth-4").map((m) => m.id)).toEqual(["msg.approved-4", "msg.reversed-4"]);
+  });
+
+  it("rows handed over that another holder published meanwhile are dropped, not read for again and again", async () => {
+    const bus = createMemoryBus();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "g5", topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    let brokerBack: () => void = () => undefined;
+    let brokerAway = false;
+    const hanging = {
+      ...bus,
+      publish: async (messages: Parameters<typeof bus.publish>[0]) => {
+        if (brokerAway) await new Promise<void>((resolve) => (brokerBack = resolve));
+        return bus.publish(messages);
+      },
+    };
+    let reads = 0;
+    const counted: Db = { ...first, bookkeeping: (text, values) => (reads++, first.bookkeeping(text, values)) };
+    const holder = createOutboxRelay({
+      db: counted,
+      schema: "svc",
+      bus: hanging,
+      logger,
+      idleMs: 60_000,
+      leaseMs: 1_000,
+    });
+    holder.start();
+    await sleep(100);
+    const other = createOutboxRelay({
+      db: second,
+      schema: "svc",
+      bus: hanging,
+      logger,
+      idleMs: 60_000,
+      leaseMs: 1_000,
+    });
+    other.start();
+    await second.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k", value: {}, id: "msg.nudge-5" }]));
+    await sleep(600);
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k0", value: {}, id: "msg.renew-5" }]));
+    while (got.length < 2) await sleep(5);
+
+    brokerAway = true;
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k0", value: {}, id: "msg.hangs-5" }]));
+    await sleep(100);
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k1", value: {}, id: "msg.gone-5" }]));
+    // Published and deleted by a holder that took the lease while this one hung (as after a long broker outage).
+    await first.query("DELETE FROM svc.outbox WHERE id = 'msg.gone-5'");
+    brokerAway = false;
+    brokerBack();
+    await sleep(100);
+    const readsBefore = reads;
+    await sleep(500);
+    const readsIn500Ms = reads - readsBefore;
+    await other.stop();
+    await holder.stop();
+    expect(got.map((m) => m.id)).not.toContain("msg.gone-5");
+    expect(readsIn500Ms).toBeLessThan(50); // the shared poll's pace (every 20 ms), not a loop
+  });
+
   it("a relay alone publishes what its transactions hand over without reading the table", async () => {
     const bus = createMemoryBus();
     const got: IncomingMessage[] = [];

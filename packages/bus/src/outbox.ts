@@ -134,8 +134,9 @@ const MAX_PUBLISHED_KEPT = 2_000;
  * else while a read finds more than a batch or rows nobody handed over. Per-key order holds because a key's rows come
  * from transactions that lock the same resource one after the other: in this process they are handed over in that
  * order, and read back from the table they come in seq order. With several processes writing one schema, only the
- * lease holder publishes, and while it knows of another relay (see holdLease) it reads the table before publishing
- * anything, so a row another process committed before this one's next step of the same resource goes first. It learns
+ * lease holder publishes, and while it knows of another relay (see holdLease) it publishes only what it reads from the
+ * table, in seq order: a row handed over after a read began may be the next step of a resource whose earlier step
+ * another process committed after that read, and goes out with the next read, behind it. It learns
  * of a new relay when it next renews its lease (within `leaseMs / 2`); a new instance announces itself and waits that
  * long before it commits anything (announce), so no step of its can be overtaken. While shared, the holder also
  * reads the table every SHARED_POLL_MS, so the other processes' rows wait milliseconds for it, not `idleMs`.
@@ -236,19 +237,19 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   /** Publishes a batch read from the table; true when the table may hold more. */
   const readAndPublish = async () => {
     lastRead = Date.now();
+    const handedBefore = new Set(handedOver.map((r) => r.id));
     const rows = await deleteAndRead();
-    let foreign = false;
-    if (rows.length > 0) {
-      const mine = new Set(handedOver.map((r) => r.id));
-      foreign = rows.some((r) => !mine.has(r.id));
-      const read = new Set(rows.map((r) => r.id));
-      handedOver = handedOver.filter((r) => !read.has(r.id));
-      await publish(rows);
-    }
+    const full = rows.length === batchSize;
+    const mine = new Set(handedOver.map((r) => r.id));
+    const foreign = rows.some((r) => !mine.has(r.id));
+    const read = new Set(rows.map((r) => r.id));
+    // Committed before the read began and not in it (it read the whole table): another holder published them.
+    handedOver = handedOver.filter((r) => !read.has(r.id) && (full || !handedBefore.has(r.id)));
+    if (rows.length > 0) await publish(rows);
     // Rows nobody handed over (another process's, or written outside a transaction): keep reading before publishing
     // from memory until a read finds none, so theirs keep their place in commit order.
-    readFirst = rows.length === batchSize || foreign;
-    return rows.length === batchSize;
+    readFirst = full || foreign;
+    return full;
   };
 
   /**
@@ -272,7 +273,13 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     const readDue =
       readFirst || shared || Date.now() - lastRead >= idleMs || publishedKept.length >= MAX_PUBLISHED_KEPT;
     if (readDue && (await readAndPublish())) return true;
-    if (shared) pollSoon();
+    // Shared: what was handed over since the read's snapshot may be the later step of a resource whose earlier step
+    // another process committed after that snapshot (a publish of what was read can hang for seconds while the broker
+    // is away). Read it back from the table, in commit order, at once; never publish it from memory.
+    if (shared) {
+      pollSoon();
+      return handedOver.length > 0;
+    }
     if (handedOver.length === 0) return false;
     await publish(handedOver.splice(0, batchSize));
     return handedOver.length > 0;
