@@ -345,14 +345,15 @@ describe("an outbox relay after a failure", () => {
   it("after a gap in the holder's renewals (an outage), another relay's lapsed stamp does not make it publish alone", async () => {
     const bus = { ...createMemoryBus(), crossProcess: true };
     const got = await collect(bus, "gap");
-    const holder = createOutboxRelay({ db: first, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 1_000 });
+    const holder = createOutboxRelay({ db: first, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 2_000 });
     holder.start();
     await holder.announce();
-    const other = createOutboxRelay({ db: second, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 1_000 });
+    const other = createOutboxRelay({ db: second, schema: "svc", bus, logger, idleMs: 60_000, leaseMs: 2_000 });
     await other.announce(); // stamps its presence for two lease lengths
     other.start();
-    // Neither relay reaches the database for longer than the stamp lasts (here: both idle, as in an outage).
-    await sleep(2_300);
+    // Neither relay reaches the database for longer than the stamp lasts (here: both idle, as in an outage). A lease of
+    // 2 s: the steps below must come within one lease length of the gap (on a loaded machine 1 s was sometimes not enough).
+    await sleep(4_300); // the stamp lasts two lease lengths
     await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "t", value: {}, id: "msg.renews" }]));
     await until(() => got.length === 1);
     // The other engine approves (its row waits in the table), then this one reverses, before its next renewal.
