@@ -130,47 +130,58 @@ describe("outbox relays of several processes", () => {
     expect(tookMs).toBeLessThan(500);
   });
 
-  it("a step committed here while the holder's publish of an earlier read hung waits for another process's earlier step", async () => {
+  /**
+   * A lease holder that knows of another relay (it reads the table before it publishes), on a bus whose publish hangs
+   * while the broker is away (kafkajs retries) and goes through once it is back; `holderDb`: the holder's Db.
+   */
+  const sharedHolderOnHangingBus = async (group: string, holderDb: Db) => {
     const bus = createMemoryBus();
     const got: IncomingMessage[] = [];
-    await bus.subscribe({ group: "g4", topics: ["things.v1"], handler: async (m) => void got.push(m) });
-    // The broker away: a publish hangs until it comes back (kafkajs retries), then goes through.
-    let brokerBack: () => void = () => undefined;
-    let brokerAway = false;
+    await bus.subscribe({ group, topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    let away = false;
+    let back: () => void = () => undefined;
     const hanging = {
       ...bus,
       publish: async (messages: Parameters<typeof bus.publish>[0]) => {
-        if (brokerAway) await new Promise<void>((resolve) => (brokerBack = resolve));
+        if (away) await new Promise<void>((resolve) => (back = resolve));
         return bus.publish(messages);
       },
     };
-    const holder = createOutboxRelay({
-      db: first,
-      schema: "svc",
-      bus: hanging,
-      logger,
-      idleMs: 60_000,
-      leaseMs: 1_000,
-    });
+    const relayOn = (db: Db) =>
+      createOutboxRelay({ db, schema: "svc", bus: hanging, logger, idleMs: 60_000, leaseMs: 1_000 });
+    const holder = relayOn(holderDb);
     holder.start();
     await sleep(100);
-    const other = createOutboxRelay({
-      db: second,
-      schema: "svc",
-      bus: hanging,
-      logger,
-      idleMs: 60_000,
-      leaseMs: 1_000,
-    });
+    const other = relayOn(second);
     other.start();
-    await second.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k", value: {}, id: "msg.nudge-4" }]));
+    await second.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k", value: {}, id: `msg.nudge-${group}` }]));
     await sleep(600); // past half the lease: the holder's next step renews it and learns of the other relay
-    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k0", value: {}, id: "msg.renew-4" }]));
-    while (got.length < 2) await sleep(5); // from now on the holder reads the table before it publishes
+    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k0", value: {}, id: `msg.renew-${group}` }]));
+    while (got.length < 2) await sleep(5);
+    return {
+      got,
+      /** The broker goes away, and a row committed here has the holder read the table and hang publishing it. */
+      async brokerAway() {
+        away = true;
+        await first.tx((c) =>
+          enqueue(c, "svc", [{ topic: "things.v1", key: "k0", value: {}, id: `msg.hangs-${group}` }]),
+        );
+        await sleep(100);
+      },
+      brokerBack() {
+        away = false;
+        back();
+      },
+      async stop() {
+        await other.stop();
+        await holder.stop();
+      },
+    };
+  };
 
-    brokerAway = true;
-    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k0", value: {}, id: "msg.hangs" }]));
-    await sleep(100); // the holder read the table and hangs publishing what it read
+  it("a step committed here while the holder's publish of an earlier read hung waits for another process's earlier step", async () => {
+    const run = await sharedHolderOnHangingBus("g4", first);
+    await run.brokerAway();
     // Meanwhile another engine approves (its row waits in the table), then this one, having seen it, reverses.
     await second.tx((c) =>
       enqueue(c, "svc", [{ topic: "things.v1", key: "auth-4", value: { step: "approved" }, id: "msg.approved-4" }]),
@@ -178,69 +189,29 @@ describe("outbox relays of several processes", () => {
     await first.tx((c) =>
       enqueue(c, "svc", [{ topic: "things.v1", key: "auth-4", value: { step: "reversed" }, id: "msg.reversed-4" }]),
     );
-    brokerAway = false;
-    brokerBack();
+    run.brokerBack();
+    const ofAuth = () => run.got.filter((m) => m.key === "auth-4").map((m) => m.id);
     const deadline = Date.now() + 3_000;
-    while (got.filter((m) => m.key === "auth-4").length < 2 && Date.now() < deadline) await sleep(10);
-    await other.stop();
-    await holder.stop();
-    expect(got.filter((m) => m.key === "auth-4").map((m) => m.id)).toEqual(["msg.approved-4", "msg.reversed-4"]);
+    while (ofAuth().length < 2 && Date.now() < deadline) await sleep(10);
+    await run.stop();
+    expect(ofAuth()).toEqual(["msg.approved-4", "msg.reversed-4"]);
   });
 
   it("rows handed over that another holder published meanwhile are dropped, not read for again and again", async () => {
-    const bus = createMemoryBus();
-    const got: IncomingMessage[] = [];
-    await bus.subscribe({ group: "g5", topics: ["things.v1"], handler: async (m) => void got.push(m) });
-    let brokerBack: () => void = () => undefined;
-    let brokerAway = false;
-    const hanging = {
-      ...bus,
-      publish: async (messages: Parameters<typeof bus.publish>[0]) => {
-        if (brokerAway) await new Promise<void>((resolve) => (brokerBack = resolve));
-        return bus.publish(messages);
-      },
-    };
     let reads = 0;
     const counted: Db = { ...first, bookkeeping: (text, values) => (reads++, first.bookkeeping(text, values)) };
-    const holder = createOutboxRelay({
-      db: counted,
-      schema: "svc",
-      bus: hanging,
-      logger,
-      idleMs: 60_000,
-      leaseMs: 1_000,
-    });
-    holder.start();
-    await sleep(100);
-    const other = createOutboxRelay({
-      db: second,
-      schema: "svc",
-      bus: hanging,
-      logger,
-      idleMs: 60_000,
-      leaseMs: 1_000,
-    });
-    other.start();
-    await second.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k", value: {}, id: "msg.nudge-5" }]));
-    await sleep(600);
-    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k0", value: {}, id: "msg.renew-5" }]));
-    while (got.length < 2) await sleep(5);
-
-    brokerAway = true;
-    await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k0", value: {}, id: "msg.hangs-5" }]));
-    await sleep(100);
+    const run = await sharedHolderOnHangingBus("g5", counted);
+    await run.brokerAway();
     await first.tx((c) => enqueue(c, "svc", [{ topic: "things.v1", key: "k1", value: {}, id: "msg.gone-5" }]));
     // Published and deleted by a holder that took the lease while this one hung (as after a long broker outage).
     await first.query("DELETE FROM svc.outbox WHERE id = 'msg.gone-5'");
-    brokerAway = false;
-    brokerBack();
+    run.brokerBack();
     await sleep(100);
     const readsBefore = reads;
     await sleep(500);
     const readsIn500Ms = reads - readsBefore;
-    await other.stop();
-    await holder.stop();
-    expect(got.map((m) => m.id)).not.toContain("msg.gone-5");
+    await run.stop();
+    expect(run.got.map((m) => m.id)).not.toContain("msg.gone-5");
     expect(readsIn500Ms).toBeLessThan(50); // the shared poll's pace (every 20 ms), not a loop
   });
 
