@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { createPollingWorker, type PollingWorker } from "@cardhold/bus";
-import type { Db, Queryable } from "@cardhold/db";
+import { isDatabaseUnavailable, type Db, type Queryable } from "@cardhold/db";
 import type { DecisionLateness } from "./decision-lateness";
 import { applyOverdueDefault, DECISION_DUE } from "./decisions";
 import { findOverdueAuthorizationIds, nextDeadline } from "../store/authorizations.store";
@@ -36,6 +36,9 @@ const OVERDUE_RECHECK_MS = 25;
  * poll, so a default is applied within the grace of its deadline, not a poll later (a deadline is 4 s out when it is
  * set, the poll 1 s). An authorization whose request waits in this process is left to that request, which applies
  * the default itself at the same moment; the sweeper is for the others, above all those of an engine that died.
+ * Defaults run beside the sweep, not inside it: the next alarm is set while they are under way, so one that falls due
+ * meanwhile starts when a transaction place frees, not after the whole batch before it (a killed engine's
+ * authorizations come due one after the other, 20–50 a second).
  */
 export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
   const graceMs = opts.graceMs ?? 50;
@@ -54,6 +57,7 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
   };
   // Its reads too go ahead of new work waiting for a connection: they find the decisions due now.
   const reads: Queryable = { query: (text, values) => opts.db.query(text, values, DECISION_DUE) };
+  const defaults = createDefaultLanes(opts);
   const worker = createPollingWorker({
     name: "deadline sweeper",
     logger: opts.logger,
@@ -62,29 +66,20 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
       // One cheap read per poll; the locking transaction only when something is overdue. The alarm was set for a
       // deadline read before: it goes straight to the overdue ones (a round trip less between a deadline and its default).
       if (!alarmRang) {
-        const due = await nextDeadline(reads);
+        const due = await nextDeadline(reads, defaults.underWay());
         if (due === undefined || due.getTime() + graceMs > Date.now()) {
           armFor(due);
           return false;
         }
       }
       alarmRang = false;
-      const overdue = await findOverdueAuthorizationIds(reads, graceMs, BATCH);
-      // A request waiting in this process applies its own default at the same moment: no second transaction racing it.
-      const orphans = overdue.filter((id) => !opts.waiters.isWaiting(id));
-      await eachAtMost(CONCURRENCY, orphans, async (id) => {
-        const startedAt = Date.now();
-        let inTransactionAt: number | undefined;
-        const decided = await opts.db.tx((tx) => {
-          inTransactionAt = Date.now();
-          return applyOverdueDefault(tx, id, { now: inTransactionAt, skipLocked: true });
-        }, DECISION_DUE);
-        if (!decided) return;
-        opts.waiters.decided([decided.row]);
-        opts.lateness.applied("deadline-sweeper", decided.dueAt, { id, startedAt, inTransactionAt });
-      });
-      if (orphans.length > 0 && overdue.length === BATCH) return true;
-      armFor(await nextDeadline(reads));
+      // With every place taken and as many queued, the ones found now would only wait: the next alarm finds them.
+      if (defaults.queued() < CONCURRENCY) {
+        const overdue = await findOverdueAuthorizationIds(reads, graceMs, BATCH, defaults.underWay());
+        // A request waiting in this process applies its own default at the same moment: no second transaction racing it.
+        for (const id of overdue) if (!opts.waiters.isWaiting(id)) defaults.start(id);
+      }
+      armFor(await nextDeadline(reads, defaults.underWay()));
       return false;
     },
   });
@@ -93,16 +88,59 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
     async stop() {
       clearTimeout(alarm);
       await worker.stop();
+      await defaults.drained();
     },
   };
 }
 
-/** `work` on every item, at most `limit` at once; fails with the first failure once all have settled. */
-async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  const lanes = Array.from({ length: Math.min(limit, queue.length) }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-  });
-  const failed = (await Promise.allSettled(lanes)).find((r) => r.status === "rejected");
-  if (failed) throw (failed as PromiseRejectedResult).reason;
+/** The sweeper's defaults, each in its own transaction, at most CONCURRENCY at once, the rest queued in order. */
+function createDefaultLanes(opts: SweeperOptions) {
+  const underWay = new Set<string>();
+  const queue: string[] = [];
+  let running = 0;
+  let idle: (() => void) | undefined;
+
+  const applyDefault = async (id: string) => {
+    const startedAt = Date.now();
+    let inTransactionAt: number | undefined;
+    const decided = await opts.db.tx((tx) => {
+      inTransactionAt = Date.now();
+      return applyOverdueDefault(tx, id, { now: inTransactionAt, skipLocked: true });
+    }, DECISION_DUE);
+    if (!decided) return;
+    opts.waiters.decided([decided.row]);
+    opts.lateness.applied("deadline-sweeper", decided.dueAt, { id, startedAt, inTransactionAt });
+  };
+
+  const next = () => {
+    while (running < CONCURRENCY && queue.length > 0) {
+      const id = queue.shift()!;
+      running += 1;
+      void applyDefault(id)
+        // Still overdue and open: the next sweep finds it again (the database away: the sweep's own read says so).
+        .catch((err: unknown) => {
+          if (!isDatabaseUnavailable(err))
+            opts.logger.warn({ err, authorizationId: id }, "deadline sweeper: default failed");
+        })
+        .finally(() => {
+          running -= 1;
+          underWay.delete(id);
+          next();
+        });
+    }
+    if (running === 0 && queue.length === 0) idle?.();
+  };
+
+  return {
+    underWay: () => [...underWay],
+    queued: () => queue.length,
+    start(id: string) {
+      if (underWay.has(id)) return;
+      underWay.add(id);
+      queue.push(id);
+      next();
+    },
+    drained: () =>
+      running === 0 && queue.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve)),
+  };
 }

@@ -277,21 +277,32 @@ export async function findByNetworkReference(
   return rows[0];
 }
 
-/** The authorizations whose answer was due `graceMs` ago or earlier, earliest first (not locked). */
-export async function findOverdueAuthorizationIds(db: Queryable, graceMs: number, limit: number): Promise<string[]> {
+/**
+ * The authorizations whose answer was due `graceMs` ago or earlier, earliest first (not locked), but those in
+ * `excluding` (their default is under way).
+ */
+export async function findOverdueAuthorizationIds(
+  db: Queryable,
+  graceMs: number,
+  limit: number,
+  excluding: readonly string[] = [],
+): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     `SELECT id FROM engine.authorizations
       WHERE decision_due_at IS NOT NULL AND decision_due_at <= now() - $1 * interval '1 millisecond'
+        AND id <> ALL($3::text[])
       ORDER BY decision_due_at LIMIT $2`,
-    [graceMs, limit],
+    [graceMs, limit, excluding],
   );
   return rows.map((r) => r.id);
 }
 
 /** The earliest answer deadline still open, if any (for the sweeper to sleep until). */
-export async function nextDeadline(db: Queryable): Promise<Date | undefined> {
+export async function nextDeadline(db: Queryable, excluding: readonly string[] = []): Promise<Date | undefined> {
   const { rows } = await db.query<{ due: Date | null }>(
-    "SELECT min(decision_due_at) AS due FROM engine.authorizations WHERE decision_due_at IS NOT NULL",
+    `SELECT min(decision_due_at) AS due FROM engine.authorizations
+      WHERE decision_due_at IS NOT NULL AND id <> ALL($1::text[])`,
+    [excluding],
   );
   return rows[0]?.due ?? undefined;
 }

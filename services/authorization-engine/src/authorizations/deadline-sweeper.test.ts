@@ -1,0 +1,106 @@
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import type { Db, TxClient } from "@cardhold/db";
+import { createDeadlineSweeper } from "./deadline-sweeper";
+import type { DecisionLateness } from "./decision-lateness";
+import type { DecisionWaiters } from "./decision-waiters";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The authorizations table as the sweeper reads it (deadlines by id), and default transactions that take `txMs`
+ * each and find the authorization already decided (no row: nothing written). Records when each default began.
+ */
+function tableOfDeadlines(txMs: number) {
+  const due = new Map<string, number>();
+  const began = new Map<string, number>();
+  let running = 0;
+  let mostAtOnce = 0;
+  const open = (excluding: string[]) => [...due].filter(([id]) => !excluding.includes(id)).sort((a, b) => a[1] - b[1]);
+  const query = async (text: string, values: unknown[] = []) => {
+    if (text.includes("min(decision_due_at)")) {
+      const first = open((values[0] as string[] | undefined) ?? [])[0];
+      return { rows: [{ due: first ? new Date(first[1]) : null }], rowCount: 1 };
+    }
+    if (text.includes("SELECT id FROM engine.authorizations")) {
+      const [graceMs, limit, excluding] = values as [number, number, string[]];
+      const ids = open(excluding ?? []).filter(([, at]) => at <= Date.now() - graceMs);
+      return { rows: ids.slice(0, limit).map(([id]) => ({ id })), rowCount: ids.length };
+    }
+    throw new Error(`unexpected statement: ${text}`);
+  };
+  const db = {
+    query,
+    async tx<T>(fn: (client: TxClient) => Promise<T>): Promise<T> {
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      try {
+        return await fn({
+          afterCommit: () => undefined,
+          query: async (text: string, values: unknown[] = []) => {
+            const id = values[0] as string;
+            began.set(id, Date.now());
+            await sleep(txMs);
+            due.delete(id); // decided (by this default, or meanwhile by another)
+            return { rows: [], rowCount: 0 };
+          },
+        } as unknown as TxClient);
+      } finally {
+        running -= 1;
+      }
+    },
+  } as unknown as Db;
+  return { db, due, began, mostAtOnce: () => mostAtOnce };
+}
+
+const nobodyWaiting = { isWaiting: () => false, decided: () => undefined } as unknown as DecisionWaiters;
+const lateness = { applied: () => undefined } as unknown as DecisionLateness;
+
+describe("the deadline sweeper", () => {
+  it("starts a default that falls due while earlier ones are under way when a place frees, not after their batch", async () => {
+    const table = tableOfDeadlines(300);
+    const now = Date.now();
+    for (let i = 1; i <= 5; i++) table.due.set(`a${i}`, now - 10); // a killed engine's, all overdue at once
+    table.due.set("late", now + 150);
+    const sweeper = createDeadlineSweeper({
+      db: table.db,
+      logger: pino({ level: "silent" }),
+      waiters: nobodyWaiting,
+      lateness,
+      graceMs: 0,
+    });
+    sweeper.start();
+    while (!table.began.has("late") && Date.now() - now < 3_000) await sleep(5);
+    await sweeper.stop();
+    expect(table.mostAtOnce()).toBe(4);
+    // The first four took every place until ~300 ms; a5 and then `late` (due at 150 ms) took the two that freed.
+    expect(table.began.get("late")! - now).toBeLessThan(450);
+  });
+
+  it("applies each overdue authorization's default once, however many sweeps find it open meanwhile", async () => {
+    const table = tableOfDeadlines(200);
+    const now = Date.now();
+    for (let i = 1; i <= 3; i++) table.due.set(`b${i}`, now - 10);
+    const starts: string[] = [];
+    const tx = table.db.tx.bind(table.db);
+    const counting = {
+      ...table.db,
+      tx: (fn: (client: TxClient) => Promise<unknown>) =>
+        tx((client) =>
+          fn({ ...client, query: (t: string, v?: unknown[]) => (starts.push(v?.[0] as string), client.query(t, v)) }),
+        ),
+    } as unknown as Db;
+    const sweeper = createDeadlineSweeper({
+      db: counting,
+      logger: pino({ level: "silent" }),
+      waiters: nobodyWaiting,
+      lateness,
+      graceMs: 0,
+      pollMs: 20, // sweeps every 20 ms while the defaults take 200 ms each
+    });
+    sweeper.start();
+    await sleep(500);
+    await sweeper.stop();
+    expect(starts.sort()).toEqual(["b1", "b2", "b3"]);
+  });
+});
