@@ -14,6 +14,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function tableOfDeadlines(txMs: number) {
   const due = new Map<string, number>();
   const began = new Map<string, number>();
+  const attempts = new Map<string, number>();
   let running = 0;
   let mostAtOnce = 0;
   const open = (excluding: string[]) => [...due].filter(([id]) => !excluding.includes(id)).sort((a, b) => a[1] - b[1]);
@@ -40,6 +41,8 @@ function tableOfDeadlines(txMs: number) {
           query: async (text: string, values: unknown[] = []) => {
             const id = values[0] as string;
             began.set(id, Date.now());
+            attempts.set(id, (attempts.get(id) ?? 0) + 1);
+            if (id.startsWith("broken")) throw new Error("a default that cannot be applied");
             await sleep(txMs);
             due.delete(id); // decided (by this default, or meanwhile by another)
             return { rows: [], rowCount: 0 };
@@ -50,7 +53,7 @@ function tableOfDeadlines(txMs: number) {
       }
     },
   } as unknown as Db;
-  return { db, due, began, mostAtOnce: () => mostAtOnce };
+  return { db, due, began, attempts, mostAtOnce: () => mostAtOnce };
 }
 
 const nobodyWaiting = { isWaiting: () => false, decided: () => undefined } as unknown as DecisionWaiters;
@@ -102,5 +105,24 @@ describe("the deadline sweeper", () => {
     await sleep(500);
     await sweeper.stop();
     expect(starts.sort()).toEqual(["b1", "b2", "b3"]);
+  });
+
+  it("tries a default that failed again a second later, not at every sweep that finds it overdue", async () => {
+    const table = tableOfDeadlines(10);
+    table.due.set("broken-1", Date.now() - 10);
+    const sweeper = createDeadlineSweeper({
+      db: table.db,
+      logger: pino({ level: "silent" }),
+      waiters: nobodyWaiting,
+      lateness,
+      graceMs: 0,
+    });
+    sweeper.start();
+    await sleep(600); // an overdue authorization left open is looked at every 25 ms
+    const inFirst600Ms = table.attempts.get("broken-1");
+    await sleep(700);
+    await sweeper.stop();
+    expect(inFirst600Ms).toBe(1);
+    expect(table.attempts.get("broken-1")).toBe(2);
   });
 });

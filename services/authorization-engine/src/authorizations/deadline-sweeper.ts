@@ -29,6 +29,8 @@ const BATCH = 50;
  */
 const CONCURRENCY = 4;
 const OVERDUE_RECHECK_MS = 25;
+/** A default that failed is tried again after this long, not at the next sweep (every 25 ms while it is overdue). */
+const FAILED_RETRY_MS = 1_000;
 
 /**
  * Ends every authorization whose answer is overdue with its timeout default, each in its own transaction; durable
@@ -57,7 +59,7 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
   };
   // Its reads too go ahead of new work waiting for a connection: they find the decisions due now.
   const reads: Queryable = { query: (text, values) => opts.db.query(text, values, DECISION_DUE) };
-  const defaults = createDefaultLanes(opts);
+  const defaults = createDefaultLanes(opts, () => worker.wake());
   const worker = createPollingWorker({
     name: "deadline sweeper",
     logger: opts.logger,
@@ -93,8 +95,11 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
   };
 }
 
-/** The sweeper's defaults, each in its own transaction, at most CONCURRENCY at once, the rest queued in order. */
-function createDefaultLanes(opts: SweeperOptions) {
+/**
+ * The sweeper's defaults, each in its own transaction, at most CONCURRENCY at once, the rest queued in order.
+ * `retryDue`: a failed one may be tried again now.
+ */
+function createDefaultLanes(opts: SweeperOptions, retryDue: () => void) {
   const underWay = new Set<string>();
   const queue: string[] = [];
   let running = 0;
@@ -117,14 +122,19 @@ function createDefaultLanes(opts: SweeperOptions) {
       const id = queue.shift()!;
       running += 1;
       void applyDefault(id)
-        // Still overdue and open: the next sweep finds it again (the database away: the sweep's own read says so).
+        .then(() => underWay.delete(id))
+        // Still overdue and open: a sweep finds it again once it is let go (the database away: the sweep says so).
         .catch((err: unknown) => {
           if (!isDatabaseUnavailable(err))
             opts.logger.warn({ err, authorizationId: id }, "deadline sweeper: default failed");
+          const letGo = () => {
+            underWay.delete(id);
+            retryDue();
+          };
+          setTimeout(letGo, FAILED_RETRY_MS).unref();
         })
         .finally(() => {
           running -= 1;
-          underWay.delete(id);
           next();
         });
     }
