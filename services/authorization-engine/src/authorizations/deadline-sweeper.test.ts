@@ -59,19 +59,24 @@ function tableOfDeadlines(txMs: number) {
 const nobodyWaiting = { isWaiting: () => false, decided: () => undefined } as unknown as DecisionWaiters;
 const lateness = { applied: () => undefined } as unknown as DecisionLateness;
 
+/** A sweeper on `db` with no grace, nobody waiting in its process. */
+const sweeperOn = (db: Db, pollMs?: number) =>
+  createDeadlineSweeper({
+    db,
+    logger: pino({ level: "silent" }),
+    waiters: nobodyWaiting,
+    lateness,
+    graceMs: 0,
+    pollMs,
+  });
+
 describe("the deadline sweeper", () => {
   it("starts a default that falls due while earlier ones are under way when a place frees, not after their batch", async () => {
     const table = tableOfDeadlines(300);
     const now = Date.now();
     for (let i = 1; i <= 5; i++) table.due.set(`a${i}`, now - 10); // a killed engine's, all overdue at once
     table.due.set("late", now + 150);
-    const sweeper = createDeadlineSweeper({
-      db: table.db,
-      logger: pino({ level: "silent" }),
-      waiters: nobodyWaiting,
-      lateness,
-      graceMs: 0,
-    });
+    const sweeper = sweeperOn(table.db);
     sweeper.start();
     while (!table.began.has("late") && Date.now() - now < 3_000) await sleep(5);
     await sweeper.stop();
@@ -93,14 +98,8 @@ describe("the deadline sweeper", () => {
           fn({ ...client, query: (t: string, v?: unknown[]) => (starts.push(v?.[0] as string), client.query(t, v)) }),
         ),
     } as unknown as Db;
-    const sweeper = createDeadlineSweeper({
-      db: counting,
-      logger: pino({ level: "silent" }),
-      waiters: nobodyWaiting,
-      lateness,
-      graceMs: 0,
-      pollMs: 20, // sweeps every 20 ms while the defaults take 200 ms each
-    });
+    // Sweeps every 20 ms while the defaults take 200 ms each.
+    const sweeper = sweeperOn(counting, 20);
     sweeper.start();
     await sleep(500);
     await sweeper.stop();
@@ -110,13 +109,7 @@ describe("the deadline sweeper", () => {
   it("tries a default that failed again a second later, not at every sweep that finds it overdue", async () => {
     const table = tableOfDeadlines(10);
     table.due.set("broken-1", Date.now() - 10);
-    const sweeper = createDeadlineSweeper({
-      db: table.db,
-      logger: pino({ level: "silent" }),
-      waiters: nobodyWaiting,
-      lateness,
-      graceMs: 0,
-    });
+    const sweeper = sweeperOn(table.db);
     sweeper.start();
     await sleep(600); // an overdue authorization left open is looked at every 25 ms
     const inFirst600Ms = table.attempts.get("broken-1");
