@@ -21,7 +21,7 @@ import {
 import { LedgerError } from "./domain/ledger";
 import { createDecisionLateness } from "./authorizations/decision-lateness";
 import { createDecisionWaiters, type DecisionWaiters } from "./authorizations/decision-waiters";
-import { applyOverdueDefault, DECISION_DUE } from "./authorizations/decisions";
+import { createTimeoutDefaults } from "./authorizations/timeout-defaults";
 import { simulation } from "./authorizations/simulation";
 import { createCardVault } from "./cards/card-vault";
 import { createDeadlineSweeper } from "./authorizations/deadline-sweeper";
@@ -79,22 +79,14 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
   const sweeperGraceMs = opts.sweeperGraceMs ?? 50;
   const lateness = createDecisionLateness(deps.metrics.registry, deps.logger);
-  const applyDefault = async (id: string) => {
-    const startedAt = Date.now();
-    let inTransactionAt: number | undefined;
-    const decided = await deps.db.tx((tx) => {
-      inTransactionAt = Date.now();
-      return applyOverdueDefault(tx, id, { now: inTransactionAt, overdueByMs: sweeperGraceMs });
-    }, DECISION_DUE);
-    if (decided) lateness.applied("waiting-request", decided.dueAt, { id, startedAt, inTransactionAt });
-    return decided?.row;
-  };
+  const defaults = createTimeoutDefaults(deps.db, lateness, deps.logger);
+  const applyDefault = (id: string) => defaults.apply(id, { by: "waiting-request", overdueByMs: sweeperGraceMs });
   const waiters = createDecisionWaiters(deps.db, { graceMs: sweeperGraceMs, applyDefault });
   const sweeper = createDeadlineSweeper({
     db: deps.db,
     logger: deps.logger,
     waiters,
-    lateness,
+    defaults,
     graceMs: sweeperGraceMs,
   });
   const shed = new Counter({

@@ -77,6 +77,11 @@ export interface CarryOutOptions {
   lockedAlready?: AccountRow[];
   /** The authorization is not stored yet: it is inserted in its state after the step (one write, not two). */
   isNew?: boolean;
+  /**
+   * The step's writes stay in the ledger's batch: the caller carries out other steps into the same ledger, then settles
+   * it and flushes the batch once (timeout defaults applied together). Needs `ledger`; not with `isNew`.
+   */
+  deferWrites?: boolean;
 }
 
 /** A new authorization's network reference was taken meanwhile by a concurrent request: roll back, that one stands. */
@@ -100,6 +105,7 @@ export async function carryOut(
   opts: CarryOutOptions = {},
 ): Promise<AuthorizationRow> {
   const { ledger, lockedAlready } = opts;
+  if (opts.deferWrites && (!ledger?.writes || opts.isNew)) throw new Error("deferred writes need a batched ledger");
   const funded = fundedAccounts(row, step.effects);
   // A hold or a release moves nothing to or from the network's side: only movements need its account.
   const moves = step.effects.some(
@@ -136,7 +142,7 @@ export async function carryOut(
       transactions.push(transaction);
     }
   }
-  books?.settle();
+  if (!opts.deferWrites) books?.settle();
   const emitted = step.effects.flatMap((e) => (e.kind === "emit" ? [e.event] : []));
   const asks = step.effects.some((e) => e.kind === "await-decision");
   // The decision event id is known before the row is saved, so the answer can be matched to this very question.
@@ -166,7 +172,7 @@ export async function carryOut(
   if (outbox) writes.defer(outbox);
   // Last, so that the statement's rows are the insert's: none when the reference was taken.
   if (opts.isNew) writes.defer(authorizationInsert(saved));
-  const result = await writes.flush(tx);
+  const result = opts.deferWrites ? undefined : await writes.flush(tx);
   if (opts.isNew && result?.rowCount !== 1) throw new NetworkReferenceTaken(saved.network_reference);
   if (outbox) handOverAfterCommit(tx, SCHEMA, outbox);
   return saved;

@@ -1,20 +1,21 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import type { Db, TxClient } from "@cardhold/db";
+import type { Db } from "@cardhold/db";
 import { createDeadlineSweeper } from "./deadline-sweeper";
-import type { DecisionLateness } from "./decision-lateness";
 import type { DecisionWaiters } from "./decision-waiters";
+import type { TimeoutDefaults } from "./timeout-defaults";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The authorizations table as the sweeper reads it (deadlines by id), and default transactions that take `txMs`
- * each and find the authorization already decided (no row: nothing written). Records when each default began.
+ * The authorizations table as the sweeper reads it (deadlines by id), and timeout defaults that take `defaultMs` each
+ * and find the authorization already decided (nothing returned). Records when each default began.
  */
-function tableOfDeadlines(txMs: number) {
+function tableOfDeadlines(defaultMs: number) {
   const due = new Map<string, number>();
   const began = new Map<string, number>();
   const attempts = new Map<string, number>();
+  const starts: string[] = [];
   let running = 0;
   let mostAtOnce = 0;
   const open = (excluding: string[]) => [...due].filter(([id]) => !excluding.includes(id)).sort((a, b) => a[1] - b[1]);
@@ -30,42 +31,36 @@ function tableOfDeadlines(txMs: number) {
     }
     throw new Error(`unexpected statement: ${text}`);
   };
-  const db = {
-    query,
-    async tx<T>(fn: (client: TxClient) => Promise<T>): Promise<T> {
+  const defaults: TimeoutDefaults = {
+    async apply(id) {
       running += 1;
       mostAtOnce = Math.max(mostAtOnce, running);
+      began.set(id, Date.now());
+      starts.push(id);
+      attempts.set(id, (attempts.get(id) ?? 0) + 1);
       try {
-        return await fn({
-          afterCommit: () => undefined,
-          query: async (text: string, values: unknown[] = []) => {
-            const id = values[0] as string;
-            began.set(id, Date.now());
-            attempts.set(id, (attempts.get(id) ?? 0) + 1);
-            if (id.startsWith("broken")) throw new Error("a default that cannot be applied");
-            await sleep(txMs);
-            due.delete(id); // decided (by this default, or meanwhile by another)
-            return { rows: [], rowCount: 0 };
-          },
-        } as unknown as TxClient);
+        if (id.startsWith("broken")) throw new Error("a default that cannot be applied");
+        await sleep(defaultMs);
+        due.delete(id); // decided (by this default, or meanwhile by another)
+        return undefined;
       } finally {
         running -= 1;
       }
     },
-  } as unknown as Db;
-  return { db, due, began, attempts, mostAtOnce: () => mostAtOnce };
+  };
+  const db = { query } as unknown as Db;
+  return { db, defaults, due, began, attempts, starts, mostAtOnce: () => mostAtOnce };
 }
 
 const nobodyWaiting = { isWaiting: () => false, decided: () => undefined } as unknown as DecisionWaiters;
-const lateness = { applied: () => undefined } as unknown as DecisionLateness;
 
-/** A sweeper on `db` with no grace, nobody waiting in its process. */
-const sweeperOn = (db: Db, pollMs?: number) =>
+/** A sweeper on the table with no grace, nobody waiting in its process. */
+const sweeperOn = (table: ReturnType<typeof tableOfDeadlines>, pollMs?: number) =>
   createDeadlineSweeper({
-    db,
+    db: table.db,
     logger: pino({ level: "silent" }),
     waiters: nobodyWaiting,
-    lateness,
+    defaults: table.defaults,
     graceMs: 0,
     pollMs,
   });
@@ -74,14 +69,14 @@ describe("the deadline sweeper", () => {
   it("starts a default that falls due while earlier ones are under way when a place frees, not after their batch", async () => {
     const table = tableOfDeadlines(300);
     const now = Date.now();
-    for (let i = 1; i <= 5; i++) table.due.set(`a${i}`, now - 10); // a killed engine's, all overdue at once
+    for (let i = 1; i <= 17; i++) table.due.set(`a${i}`, now - 10); // a killed engine's, all overdue at once
     table.due.set("late", now + 150);
-    const sweeper = sweeperOn(table.db);
+    const sweeper = sweeperOn(table);
     sweeper.start();
     while (!table.began.has("late") && Date.now() - now < 3_000) await sleep(5);
     await sweeper.stop();
-    expect(table.mostAtOnce()).toBe(4);
-    // The first four took every place until ~300 ms; a5 and then `late` (due at 150 ms) took the two that freed.
+    expect(table.mostAtOnce()).toBe(16);
+    // The first sixteen took every place until ~300 ms; a17 and then `late` (due at 150 ms) took the two that freed.
     expect(table.began.get("late")! - now).toBeLessThan(450);
   });
 
@@ -89,27 +84,18 @@ describe("the deadline sweeper", () => {
     const table = tableOfDeadlines(200);
     const now = Date.now();
     for (let i = 1; i <= 3; i++) table.due.set(`b${i}`, now - 10);
-    const starts: string[] = [];
-    const tx = table.db.tx.bind(table.db);
-    const counting = {
-      ...table.db,
-      tx: (fn: (client: TxClient) => Promise<unknown>) =>
-        tx((client) =>
-          fn({ ...client, query: (t: string, v?: unknown[]) => (starts.push(v?.[0] as string), client.query(t, v)) }),
-        ),
-    } as unknown as Db;
     // Sweeps every 20 ms while the defaults take 200 ms each.
-    const sweeper = sweeperOn(counting, 20);
+    const sweeper = sweeperOn(table, 20);
     sweeper.start();
     await sleep(500);
     await sweeper.stop();
-    expect(starts.sort()).toEqual(["b1", "b2", "b3"]);
+    expect(table.starts.sort()).toEqual(["b1", "b2", "b3"]);
   });
 
   it("tries a default that failed again a second later, not at every sweep that finds it overdue", async () => {
     const table = tableOfDeadlines(10);
     table.due.set("broken-1", Date.now() - 10);
-    const sweeper = sweeperOn(table.db);
+    const sweeper = sweeperOn(table);
     sweeper.start();
     await sleep(600); // an overdue authorization left open is looked at every 25 ms
     const inFirst600Ms = table.attempts.get("broken-1");

@@ -1,5 +1,5 @@
 import type { DecisionAnsweredMessage } from "@cardhold/contracts";
-import type { Queryable, TxClient, TxOptions } from "@cardhold/db";
+import { createWriteBatch, type Queryable, type TxClient, type TxOptions } from "@cardhold/db";
 import type { Scope } from "@cardhold/query";
 import {
   applyAnswer,
@@ -11,14 +11,16 @@ import {
 import { answerOf } from "../domain/receiver-answer";
 import type { Channel } from "../domain/pre-checks";
 import { needsApprovedToday, standInDayStart, standInVerdict, type StandInVerdict } from "../domain/stand-in";
-import { findAccountsByIds } from "../store/accounts.store";
+import type { AccountRow } from "../store/accounts.store";
+import { openLedger, type Ledger } from "../store/ledger.store";
 import {
   lockAuthorizationById,
+  lockFreeAuthorizations,
+  type LockedAuthorization,
   standInApprovedSince,
   toDomain,
   type AuthorizationRow,
 } from "../store/authorizations.store";
-import { findCard } from "../store/cards.store";
 import { carryOut } from "./carry-out";
 
 const scopeOf = (row: AuthorizationRow): Scope => ({ businessId: row.business_id, mode: row.mode });
@@ -29,13 +31,18 @@ const scopeOf = (row: AuthorizationRow): Scope => ({ businessId: row.business_id
  */
 export const DECISION_DUE: TxOptions = { urgent: true };
 
-/** What the platform reports for a check that its timeout default approves: the funding balance and the card's name. */
-export async function platformCheckAnswer(tx: Queryable, row: AuthorizationRow): Promise<CheckFallback | undefined> {
+/**
+ * What the platform reports for a check that its timeout default approves: the funding balance and the card's name,
+ * from the funding account row the caller read (locked, when deciding).
+ */
+export function platformCheckAnswer(
+  row: AuthorizationRow,
+  fundingAccount: Pick<AccountRow, "posted" | "held"> | undefined,
+  cardHolderName: string | undefined,
+): CheckFallback | undefined {
   if (row.type !== "check") return undefined;
-  const [account] = await findAccountsByIds(tx, scopeOf(row), [row.account_id]);
-  const card = await findCard(tx, scopeOf(row), row.card_id);
-  return account && card
-    ? { cardBalance: account.posted - account.held, cardHolderName: card.card_holder_name }
+  return fundingAccount && cardHolderName !== undefined
+    ? { cardBalance: fundingAccount.posted - fundingAccount.held, cardHolderName }
     : undefined;
 }
 
@@ -76,12 +83,12 @@ export async function applyDecision(
 ): Promise<Decided | undefined> {
   const locked = await lockAuthorizationById(tx, decision.resourceId);
   if (!locked) return undefined;
-  const { row, fundingAccount } = locked;
+  const { row, fundingAccount, cardHolderName } = locked;
   const domain = toDomain(row);
   if (row.decision_event_id !== decision.eventId || !isAwaitingAnswer(domain)) return undefined;
   const answer = screenAnswer(domain, answerOf(decision));
   const standIn = answer.action === "unusable" ? await standInFor(tx, row, now) : undefined;
-  const step = applyAnswer(domain, answer, now, await platformCheckAnswer(tx, row), standIn);
+  const step = applyAnswer(domain, answer, now, platformCheckAnswer(row, fundingAccount, cardHolderName), standIn);
   return {
     row: await carryOut(tx, scopeOf(row), row, step, { lockedAlready: [fundingAccount] }),
     dueAt: row.decision_due_at,
@@ -104,12 +111,79 @@ export async function applyOverdueDefault(
 ): Promise<Decided | undefined> {
   const locked = await lockAuthorizationById(tx, id, { skipLocked: opts.skipLocked });
   if (!locked) return undefined;
-  const { row, fundingAccount } = locked;
+  const { row, fundingAccount, cardHolderName } = locked;
   const dueAt = row.decision_due_at;
   const early = opts.overdueByMs !== undefined && dueAt !== null && dueAt.getTime() + opts.overdueByMs > opts.now;
   if (dueAt === null || early || !isAwaitingAnswer(toDomain(row))) return undefined;
-  const fallback = await platformCheckAnswer(tx, row);
+  const fallback = platformCheckAnswer(row, fundingAccount, cardHolderName);
   const standIn = await standInFor(tx, row, opts.now);
   const step = applyTimeoutDefault(toDomain(row), opts.now, "timeout-error", fallback, standIn);
   return { row: await carryOut(tx, scopeOf(row), row, step, { lockedAlready: [fundingAccount] }), dueAt };
+}
+
+/** An overdue authorization asked of applyOverdueDefaults; `overdueByMs` as for applyOverdueDefault. */
+export interface OverdueAsk {
+  id: string;
+  overdueByMs?: number;
+}
+
+export interface DefaultsApplied {
+  decided: Decided[];
+  /** Held by another transaction (the authorization or its funding account): not looked at. */
+  held: string[];
+  /**
+   * Under stand-in rules, to be defaulted in a transaction of their own: a daily limit is read under the account lock,
+   * after every write before it.
+   */
+  standIn: string[];
+}
+
+/**
+ * The timeout defaults of several overdue authorizations in one transaction: one statement locks those no other
+ * transaction holds, with their funding accounts (it never waits, so a transaction holding several accounts cannot
+ * deadlock with requests on those cards), and one statement writes every step. Four round trips however many fall due
+ * together, where one transaction each held a connection and an account lock for four round trips apiece.
+ */
+export async function applyOverdueDefaults(tx: TxClient, asks: OverdueAsk[], now: number): Promise<DefaultsApplied> {
+  const overdueBy = new Map(asks.map((a) => [a.id, a.overdueByMs]));
+  const all = await lockFreeAuthorizations(tx, [...overdueBy.keys()]);
+  const held = new Set(overdueBy.keys());
+  for (const { row } of all) held.delete(row.id);
+  const standIn = all.filter((l) => l.row.stand_in).map((l) => l.row.id);
+  const locked = all.filter((l) => !l.row.stand_in);
+  const writes = createWriteBatch();
+  const ledgers = await ledgersByScope(tx, locked, writes);
+  const decided: Decided[] = [];
+  for (const { row, cardHolderName } of locked) {
+    const dueAt = row.decision_due_at;
+    const margin = overdueBy.get(row.id);
+    const early = margin !== undefined && dueAt !== null && dueAt.getTime() + margin > now;
+    if (dueAt === null || early || !isAwaitingAnswer(toDomain(row))) continue;
+    const ledger = ledgers.get(scopeKey(row))!;
+    const fallback = platformCheckAnswer(row, ledger.balance(row.account_id), cardHolderName);
+    const step = applyTimeoutDefault(toDomain(row), now, "timeout-error", fallback, undefined);
+    decided.push({ row: await carryOut(tx, scopeOf(row), row, step, { ledger, deferWrites: true }), dueAt });
+  }
+  for (const ledger of ledgers.values()) ledger.settle();
+  await writes.flush(tx);
+  return { decided, held: [...held], standIn };
+}
+
+const scopeKey = (row: AuthorizationRow) => `${row.business_id}/${row.mode}`;
+
+/** One ledger per business and mode over the locked funding accounts (a movement is written in its ledger's scope). */
+async function ledgersByScope(
+  tx: TxClient,
+  locked: LockedAuthorization[],
+  writes: ReturnType<typeof createWriteBatch>,
+): Promise<Map<string, Ledger>> {
+  const accounts = new Map<string, LockedAuthorization[]>();
+  for (const l of locked) accounts.set(scopeKey(l.row), [...(accounts.get(scopeKey(l.row)) ?? []), l]);
+  const ledgers = new Map<string, Ledger>();
+  for (const [key, rows] of accounts) {
+    const lockedAlready = rows.map((r) => r.fundingAccount);
+    const funded = [...new Set(lockedAlready.map((a) => a.id))];
+    ledgers.set(key, await openLedger(tx, scopeOf(rows[0]!.row), { funded, lockedAlready }, writes));
+  }
+  return ledgers;
 }

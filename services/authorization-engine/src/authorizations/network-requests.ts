@@ -228,7 +228,7 @@ function takeRequest(
             ? decideWithoutAsking(
                 domain,
                 askedAt,
-                await platformCheckAnswer(tx, fresh),
+                platformCheckAnswer(fresh, account, card.card_holder_name),
                 await standInFor(tx, fresh, now),
               )
             : askReceiver(domain, askedAt);

@@ -244,24 +244,61 @@ export async function findDecidedAmong(db: Queryable, ids: string[]): Promise<Au
 
 /**
  * For those who know only the id (the decisions consumer, a waiting request, the sweeper): locks the row, then its
- * funding account's, in one statement. `skipLocked`: undefined when another transaction holds the authorization.
+ * funding account's, in one statement, with the card holder's name (a check's default answer reports it).
+ * `skipLocked`: undefined when another transaction holds the authorization.
  */
 export async function lockAuthorizationById(
   db: Queryable,
   id: string,
   opts: { skipLocked?: boolean } = {},
-): Promise<{ row: AuthorizationRow; fundingAccount: AccountRow } | undefined> {
-  const { rows } = await db.query<
-    AuthorizationRow & { funding_account: Record<string, unknown> } & Record<string, unknown>
-  >(
-    `SELECT au.*, to_jsonb(ac) AS funding_account
-       FROM engine.authorizations au JOIN engine.accounts ac ON ac.id = au.account_id
-      WHERE au.id = $1 FOR UPDATE OF au${opts.skipLocked ? " SKIP LOCKED" : ""} FOR UPDATE OF ac`,
+): Promise<LockedAuthorization | undefined> {
+  const { rows } = await db.query<LockedRow>(
+    `${LOCKED_SELECT} WHERE au.id = $1 FOR UPDATE OF au${opts.skipLocked ? " SKIP LOCKED" : ""} FOR UPDATE OF ac`,
     [id],
   );
-  if (!rows[0]) return undefined;
-  const { funding_account: account, ...row } = rows[0];
-  return { row: row as AuthorizationRow, fundingAccount: accountFromJson(account) };
+  return rows[0] && lockedFrom(rows[0]);
+}
+
+type LockedRow = AuthorizationRow & { funding_account: Record<string, unknown>; name_on_card: string | null } & Record<
+    string,
+    unknown
+  >;
+
+const LOCKED_SELECT = `SELECT au.*, to_jsonb(ac) AS funding_account,
+            (SELECT c.card_holder_name FROM engine.cards c WHERE c.id = au.card_id) AS name_on_card
+       FROM engine.authorizations au JOIN engine.accounts ac ON ac.id = au.account_id`;
+
+function lockedFrom({
+  funding_account: account,
+  name_on_card: cardHolderName,
+  ...row
+}: LockedRow): LockedAuthorization {
+  return {
+    row: row as AuthorizationRow,
+    fundingAccount: accountFromJson(account),
+    cardHolderName: cardHolderName ?? undefined,
+  };
+}
+
+/** An authorization locked for deciding, with its funding account (locked too) and the name on its card. */
+export interface LockedAuthorization {
+  row: AuthorizationRow;
+  fundingAccount: AccountRow;
+  cardHolderName: string | undefined;
+}
+
+/**
+ * Of these authorizations, locks those that no other transaction holds, with their funding accounts, in one statement
+ * that never waits: a row whose authorization or account is held elsewhere is left out (the timeout defaults applied
+ * together; a transaction that holds several accounts must never wait for another).
+ */
+export async function lockFreeAuthorizations(db: Queryable, ids: string[]): Promise<LockedAuthorization[]> {
+  const { rows } = await db.query<LockedRow>(
+    `${LOCKED_SELECT} WHERE au.id = ANY($1::text[])
+      FOR UPDATE OF au SKIP LOCKED FOR UPDATE OF ac SKIP LOCKED`,
+    [ids],
+  );
+  return rows.map(lockedFrom);
 }
 
 export async function findByNetworkReference(

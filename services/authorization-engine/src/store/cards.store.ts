@@ -117,7 +117,15 @@ export async function updateCard(db: Queryable, scope: Scope, id: string, change
 export interface AuthorizationSubject {
   card: Pick<
     CardRow,
-    "id" | "status" | "network" | "currency" | "customer_id" | "funding_account_id" | "program_id" | "controls"
+    | "id"
+    | "status"
+    | "network"
+    | "currency"
+    | "customer_id"
+    | "funding_account_id"
+    | "program_id"
+    | "controls"
+    | "card_holder_name"
   >;
   program: Pick<ProgramRow, "id" | "settlement_account_id" | "webhook_id" | "timeout_default" | "stand_in"> & {
     /** What the program charges on each capture. */
@@ -153,7 +161,7 @@ export async function findAuthorizationSubject(
 ): Promise<AuthorizationSubject | undefined> {
   const { rows } = await db.query<Record<string, unknown>>(
     `SELECT c.id, c.status, c.network, c.currency, c.customer_id, c.funding_account_id, c.program_id, c.controls,
-            p.transaction_fee, p.transaction_fee_structure, p.transaction_fee_value, p.transaction_fee_cap,
+            c.card_holder_name, p.transaction_fee, p.transaction_fee_structure, p.transaction_fee_value, p.transaction_fee_cap,
             p.settlement_account_id, p.webhook_id, p.timeout_default, p.stand_in, cu.status AS customer_status,
             COALESCE(p.timeout_default, dw.timeout_default) AS effective_timeout_default,
             dw.stand_in AS webhook_stand_in, to_jsonb(a) AS funding_account
@@ -177,6 +185,7 @@ export async function findAuthorizationSubject(
       funding_account_id: r.funding_account_id as string,
       program_id: r.program_id as string,
       controls: r.controls as SpendingControls,
+      card_holder_name: r.card_holder_name as string,
     },
     program: {
       id: r.program_id as string,
