@@ -102,9 +102,9 @@ describe("timeout defaults applied together", () => {
     });
   });
 
-  it("leave an authorization whose account another transaction holds, and one under stand-in rules, to their own", async () => {
+  it("leave an authorization another transaction holds, and one under stand-in rules, to their own", async () => {
     const as = newBusiness();
-    const other = newBusiness(); // a business's cards share its settlement account: another holds another's
+    const other = newBusiness(); // a business's cards share its settlement account
     const free = await issueCard(h, as, { funds: FUNDS });
     const heldElsewhere = await issueCard(h, other, { funds: FUNDS });
     const standIn = await issueCard(h, as, {
@@ -121,13 +121,13 @@ describe("timeout defaults applied together", () => {
     const [heldId] = await awaiting(heldElsewhere.cardId, 1);
     const [standInId] = await awaiting(standIn.cardId, 1);
 
-    // Another transaction holds the second card's funding account until the group is done.
+    // Another transaction holds the second card's authorization (as an answer being applied would) until the group is done.
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let holding!: () => void;
     const isHeld = new Promise<void>((resolve) => (holding = resolve));
     const holder = h.pg.db.tx(async (tx) => {
-      await tx.query("SELECT 1 FROM engine.accounts WHERE id = $1 FOR UPDATE", [heldElsewhere.fundingAccount]);
+      await tx.query("SELECT 1 FROM engine.authorizations WHERE id = $1 FOR UPDATE", [heldId]);
       holding();
       await released;
     });
@@ -156,6 +156,25 @@ describe("timeout defaults applied together", () => {
     // The free card and the stand-in one share their business's settlement account; stand-in approved its capture.
     expect(await balanceOf(h, as, free.fundingAccount)).toMatchObject({ held: 0, available: 2 * FUNDS - AMOUNT });
     expect(await ledgerProblems((text) => h.pg.db.query(text))).toEqual([]);
+  });
+
+  it("wait for a funding account another transaction holds, then decide", async () => {
+    const as = newBusiness();
+    const card = await issueCard(h, as, { funds: FUNDS });
+    const reply = ask(as, card.cardId, "capture", 3_000);
+    const [id] = await awaiting(card.cardId, 1);
+    const holder = h.pg.db.tx(async (tx) => {
+      await tx.query("SELECT 1 FROM engine.accounts WHERE id = $1 FOR UPDATE", [card.fundingAccount]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    const applied = await h.pg.db.tx((tx) => applyOverdueDefaults(tx, [{ id: id! }], Date.now()));
+    await holder;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(applied.decided.map((d) => d.row.id)).toEqual([id]);
+    expect((await reply).body.data).toMatchObject({ status: "declined", statusReason: "timeout-error" });
+    expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ held: 0, available: FUNDS });
   });
 
   it("decide nothing for an authorization already decided, nor for one not yet due by the caller's margin", async () => {
@@ -187,7 +206,7 @@ describe("timeout defaults applied together", () => {
     );
 
     expect(decided.map((row) => row?.status)).toEqual(ids.map(() => "declined"));
-    expect(transactions).toBe(2); // the first alone at once; the five asked meanwhile together
+    expect(transactions).toBe(3); // the first two alone at once, two groups at a time; the four asked meanwhile together
     expect(recorded.sort()).toEqual(ids.map((id) => `deadline-sweeper ${id}`).sort());
     for (const r of await Promise.all(replies)) expect(r.body.data).toMatchObject({ statusReason: "timeout-error" });
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ held: 0, available: FUNDS });

@@ -129,7 +129,7 @@ export interface OverdueAsk {
 
 export interface DefaultsApplied {
   decided: Decided[];
-  /** Held by another transaction (the authorization or its funding account): not looked at. */
+  /** Held by another transaction (being decided there): not looked at. */
   held: string[];
   /**
    * Under stand-in rules, to be defaulted in a transaction of their own: a daily limit is read under the account lock,
@@ -140,9 +140,9 @@ export interface DefaultsApplied {
 
 /**
  * The timeout defaults of several overdue authorizations in one transaction: one statement locks those no other
- * transaction holds, with their funding accounts (it never waits, so a transaction holding several accounts cannot
- * deadlock with requests on those cards), and one statement writes every step. Four round trips however many fall due
- * together, where one transaction each held a connection and an account lock for four round trips apiece.
+ * transaction holds, with their funding accounts (lockFreeAuthorizations: deadlock-free), and one statement writes
+ * every step. Four round trips however many fall due together, where one transaction each held a connection and an
+ * account lock for four round trips apiece.
  */
 export async function applyOverdueDefaults(tx: TxClient, asks: OverdueAsk[], now: number): Promise<DefaultsApplied> {
   const overdueBy = new Map(asks.map((a) => [a.id, a.overdueByMs]));

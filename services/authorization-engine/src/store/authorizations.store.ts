@@ -288,14 +288,15 @@ export interface LockedAuthorization {
 }
 
 /**
- * Of these authorizations, locks those that no other transaction holds, with their funding accounts, in one statement
- * that never waits: a row whose authorization or account is held elsewhere is left out (the timeout defaults applied
- * together; a transaction that holds several accounts must never wait for another).
+ * Of these authorizations, locks those that no other transaction holds, then their funding accounts, in one statement
+ * (the timeout defaults applied together). An authorization held elsewhere is left out, never waited for; the accounts
+ * are waited for, in id order, as every transaction that locks several does. No deadlock: every transaction locks an
+ * authorization before its account, so none holding an account waits for an authorization this one holds.
  */
 export async function lockFreeAuthorizations(db: Queryable, ids: string[]): Promise<LockedAuthorization[]> {
   const { rows } = await db.query<LockedRow>(
-    `${LOCKED_SELECT} WHERE au.id = ANY($1::text[])
-      FOR UPDATE OF au SKIP LOCKED FOR UPDATE OF ac SKIP LOCKED`,
+    `${LOCKED_SELECT} WHERE au.id = ANY($1::text[]) ORDER BY ac.id, au.id
+      FOR UPDATE OF au SKIP LOCKED FOR UPDATE OF ac`,
     [ids],
   );
   return rows.map(lockedFrom);
