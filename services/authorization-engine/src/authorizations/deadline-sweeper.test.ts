@@ -21,12 +21,12 @@ function tableOfDeadlines(defaultMs: number) {
   const open = (excluding: string[]) => [...due].filter(([id]) => !excluding.includes(id)).sort((a, b) => a[1] - b[1]);
   const query = async (text: string, values: unknown[] = []) => {
     if (text.includes("min(decision_due_at)")) {
-      const first = open((values[0] as string[] | undefined) ?? [])[0];
+      const first = open(values[0] as string[])[0];
       return { rows: [{ due: first ? new Date(first[1]) : null }], rowCount: 1 };
     }
     if (text.includes("SELECT id FROM engine.authorizations")) {
       const [graceMs, limit, excluding] = values as [number, number, string[]];
-      const ids = open(excluding ?? []).filter(([, at]) => at <= Date.now() - graceMs);
+      const ids = open(excluding).filter(([, at]) => at <= Date.now() - graceMs);
       return { rows: ids.slice(0, limit).map(([id]) => ({ id })), rowCount: ids.length };
     }
     throw new Error(`unexpected statement: ${text}`);

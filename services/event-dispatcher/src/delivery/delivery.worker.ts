@@ -212,10 +212,10 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     };
     // No answer by the deadline: the engine's own timeout default is the decision; an answer `timeout` would be a
     // second locking transaction per authorization, queued beside the answers still in time while a receiver stalls.
-    const leftToDeadline =
+    const engineDefaultDecides =
       result.error === "timeout" && waitedUntilDeadline(c.policy, c.answer_by, startedAt.getTime());
     if (sole) {
-      const answered = leftToDeadline ? undefined : outboxInsert(SCHEMA, [decisionAnswered(about, answer)], 16);
+      const answered = engineDefaultDecides ? undefined : outboxInsert(SCHEMA, [decisionAnswered(about, answer)], 16);
       await recordAttempt(
         { query: db.bookkeeping },
         attempt,
@@ -229,7 +229,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     await db.tx(async (tx) => {
       if (c.policy === "decision") {
         await recordAttempt(tx, attempt, { status: isDelivered(result.httpStatus) ? "delivered" : "failed" });
-        if (!leftToDeadline) await enqueueDecision(tx, about, answer);
+        if (!engineDefaultDecides) await enqueueDecision(tx, about, answer);
       } else await recordAttempt(tx, attempt, nextStepAfter(c, startedAt, result, schedule));
       await refreshEventStatus(tx, c.event_id);
     }, BOOKKEEPING);
