@@ -163,11 +163,14 @@ describe("timeout defaults applied together", () => {
     const card = await issueCard(h, as, { funds: FUNDS });
     const reply = ask(as, card.cardId, "capture", 3_000);
     const [id] = await awaiting(card.cardId, 1);
+    let holding!: () => void;
+    const isHeld = new Promise<void>((resolve) => (holding = resolve));
     const holder = h.pg.db.tx(async (tx) => {
       await tx.query("SELECT 1 FROM engine.accounts WHERE id = $1 FOR UPDATE", [card.fundingAccount]);
+      holding();
       await new Promise((resolve) => setTimeout(resolve, 300));
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await isHeld;
     const started = Date.now();
     const applied = await h.pg.db.tx((tx) => applyOverdueDefaults(tx, [{ id: id! }], Date.now()));
     await holder;
