@@ -35,7 +35,20 @@ describe("decision lateness", () => {
       inTransactionAt: now - 200,
     });
     expect(lines[0]).toMatchObject({ startedLateMs: 50, connectionWaitMs: 150 });
+    expect(lines[0]).not.toHaveProperty("queuedMs");
     expect(lines[0]!.transactionMs).toBeGreaterThanOrEqual(200);
+  });
+
+  it("tells the wait for its group's turn apart from the wait for a connection", async () => {
+    const { lines, lateness: l } = lateness();
+    const now = Date.now();
+    l.applied("waiting-request", new Date(now - 400), {
+      id: "c.auth.queued",
+      startedAt: now - 350,
+      turnAt: now - 250,
+      inTransactionAt: now - 200,
+    });
+    expect(lines[0]).toMatchObject({ startedLateMs: 50, queuedMs: 100, connectionWaitMs: 50 });
   });
 
   it("counts a decision within 250 ms of its deadline in the histogram only", async () => {

@@ -20,6 +20,8 @@ export interface DecidedTimes {
   id: string;
   /** When the work that decided it started (before asking the pool for a connection). */
   startedAt: number;
+  /** When it left a queue of its own for the pool (a timeout default waits for its group's turn); else startedAt. */
+  turnAt?: number;
   /** When its transaction's first statement could run (the pool gave a connection and BEGIN was sent). */
   inTransactionAt?: number;
 }
@@ -42,7 +44,7 @@ export function createDecisionLateness(registry: Registry, logger: Logger): Deci
   });
   for (const by of ["answer", "deadline-sweeper", "waiting-request"] as const) histogram.zero({ applied_by: by });
   return {
-    applied(by, dueAt, { id, startedAt, inTransactionAt }) {
+    applied(by, dueAt, { id, startedAt, turnAt = startedAt, inTransactionAt }) {
       if (dueAt === null) return;
       const now = Date.now();
       const lateMs = now - dueAt.getTime();
@@ -52,7 +54,11 @@ export function createDecisionLateness(registry: Registry, logger: Logger): Deci
         const phases =
           inTransactionAt === undefined
             ? {}
-            : { connectionWaitMs: inTransactionAt - startedAt, transactionMs: now - inTransactionAt };
+            : {
+                ...(turnAt > startedAt ? { queuedMs: turnAt - startedAt } : {}),
+                connectionWaitMs: inTransactionAt - turnAt,
+                transactionMs: now - inTransactionAt,
+              };
         logger.warn({ authorizationId: id, appliedBy: by, lateMs, startedLateMs, ...phases }, "decision applied late");
       }
     },

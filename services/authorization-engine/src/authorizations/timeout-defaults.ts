@@ -57,6 +57,7 @@ export function createTimeoutDefaults(db: Db, lateness: DecisionLateness, logger
   };
 
   const together = async (group: Pending[]) => {
+    const turnAt = Date.now();
     let inTransactionAt = 0;
     const asks: OverdueAsk[] = group.map((p) => ({ id: p.id, overdueByMs: p.ask.overdueByMs }));
     const skipsLocked = new Set(group.filter((p) => p.ask.skipLocked).map((p) => p.id));
@@ -68,7 +69,7 @@ export function createTimeoutDefaults(db: Db, lateness: DecisionLateness, logger
     const ownTransaction = new Set([...applied.standIn, ...applied.held.filter((id) => !skipsLocked.has(id))]);
     for (const p of group) {
       const d = decided.get(p.id);
-      if (d) lateness.applied(p.ask.by, d.dueAt, { id: p.id, startedAt: p.startedAt, inTransactionAt });
+      if (d) lateness.applied(p.ask.by, d.dueAt, { id: p.id, startedAt: p.startedAt, turnAt, inTransactionAt });
       // Outside the group's turn: one that waits for a lock must not hold the next group back.
       if (ownTransaction.has(p.id)) alone(p).then(p.resolve, p.reject);
       else p.resolve(d);
