@@ -18,8 +18,10 @@ function tableOfDeadlines(defaultMs: number) {
   const starts: string[] = [];
   let running = 0;
   let mostAtOnce = 0;
+  let reads = 0;
   const open = (excluding: string[]) => [...due].filter(([id]) => !excluding.includes(id)).sort((a, b) => a[1] - b[1]);
   const query = async (text: string, values: unknown[] = []) => {
+    reads += 1;
     if (text.includes("min(decision_due_at)")) {
       const first = open(values[0] as string[])[0];
       return { rows: [{ due: first ? new Date(first[1]) : null }], rowCount: 1 };
@@ -49,17 +51,29 @@ function tableOfDeadlines(defaultMs: number) {
     },
   };
   const db = { query } as unknown as Db;
-  return { db, defaults, due, began, attempts, starts, mostAtOnce: () => mostAtOnce };
+  return { db, defaults, due, began, attempts, starts, mostAtOnce: () => mostAtOnce, reads: () => reads };
 }
 
-const nobodyWaiting = { isWaiting: () => false, decided: () => undefined } as unknown as DecisionWaiters;
+const nobodyWaiting = {
+  isWaiting: () => false,
+  dueWithin: () => [],
+  decided: () => undefined,
+} as unknown as DecisionWaiters;
 
-/** A sweeper on the table with no grace, nobody waiting in its process. */
-const sweeperOn = (table: ReturnType<typeof tableOfDeadlines>, pollMs?: number) =>
+/** Requests in the sweeper's process wait for these authorizations, due at the table's deadlines. */
+const waitingFor = (table: ReturnType<typeof tableOfDeadlines>, ids: string[]) =>
+  ({
+    isWaiting: (id: string) => ids.includes(id),
+    dueWithin: (ms: number) => ids.filter((id) => (table.due.get(id) ?? Infinity) <= Date.now() + ms),
+    decided: () => undefined,
+  }) as unknown as DecisionWaiters;
+
+/** A sweeper on the table with no grace, nobody waiting in its process (unless `waiters` says otherwise). */
+const sweeperOn = (table: ReturnType<typeof tableOfDeadlines>, pollMs?: number, waiters = nobodyWaiting) =>
   createDeadlineSweeper({
     db: table.db,
     logger: pino({ level: "silent" }),
-    waiters: nobodyWaiting,
+    waiters,
     defaults: table.defaults,
     graceMs: 0,
     pollMs,
@@ -103,5 +117,21 @@ describe("the deadline sweeper", () => {
     await sweeper.stop();
     expect(inFirst600Ms).toBe(1);
     expect(table.attempts.get("broken-1")).toBe(2);
+  });
+
+  it("leaves the authorizations its process's requests wait for to them: no reads every 25 ms while they stay open", async () => {
+    const table = tableOfDeadlines(10);
+    const now = Date.now();
+    // Overdue, its request applying the default (which takes a while under load): it stays open meanwhile.
+    for (let i = 1; i <= 3; i++) table.due.set(`waited-${i}`, now - 10);
+    table.due.set("killed-engines", now + 100);
+    const sweeper = sweeperOn(table, 1_000, waitingFor(table, ["waited-1", "waited-2", "waited-3"]));
+    sweeper.start();
+    await sleep(600);
+    await sweeper.stop();
+    expect(table.starts).toEqual(["killed-engines"]);
+    expect(table.began.get("killed-engines")! - now).toBeLessThan(300);
+    // The first poll's read, the alarm's sweep and the next deadline read after it: no recheck every 25 ms.
+    expect(table.reads()).toBeLessThanOrEqual(4);
   });
 });

@@ -43,6 +43,22 @@ describe("decision waiters", () => {
     expect(waiters.waitingCount()).toBe(0);
   });
 
+  it("names the waited-for authorizations falling due within a horizon, and forgets one once decided", async () => {
+    const { db } = fakeDb();
+    const waiters = createDecisionWaiters(db, { pollMs: 1_000 });
+    const dueIn = (id: string, ms: number) =>
+      ({ ...pending(id), decision_due_at: new Date(Date.now() + ms) }) as AuthorizationRow;
+    const soon = waiters.until(scope, dueIn("auth.soon", 500), 5_000);
+    void waiters.until(scope, dueIn("auth.overdue", -100), 5_000);
+    void waiters.until(scope, dueIn("auth.later", 3_000), 5_000);
+    expect(waiters.dueWithin(1_000).sort()).toEqual(["auth.overdue", "auth.soon"]);
+    waiters.decided([decidedRow("auth.soon")]);
+    await soon;
+    expect(waiters.dueWithin(1_000)).toEqual(["auth.overdue"]);
+    waiters.decided([decidedRow("auth.overdue"), decidedRow("auth.later")]);
+    expect(waiters.dueWithin(10_000)).toEqual([]);
+  });
+
   it("answers at once when nothing is asked", async () => {
     const { db, statements } = fakeDb();
     expect(await createDecisionWaiters(db).until(scope, decidedRow("auth.2"), 5_000)).toMatchObject({

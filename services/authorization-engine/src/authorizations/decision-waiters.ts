@@ -33,12 +33,17 @@ export function createDecisionWaiters(db: Db, opts: DecisionWaitersOptions = {})
   const pollMs = opts.pollMs ?? POLL_MS;
   const graceMs = opts.graceMs ?? 50;
   const waiting = new Map<string, Set<Waiter>>();
+  /** Each waited-for authorization's answer deadline (epoch ms). */
+  const dueAt = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
 
   const remove = (id: string, waiter: Waiter) => {
     const set = waiting.get(id);
     set?.delete(waiter);
-    if (set?.size === 0) waiting.delete(id);
+    if (set?.size === 0) {
+      waiting.delete(id);
+      dueAt.delete(id);
+    }
   };
 
   const wakeAll = (row: AuthorizationRow) => {
@@ -101,6 +106,7 @@ export function createDecisionWaiters(db: Db, opts: DecisionWaitersOptions = {})
           : undefined;
       if (!waiting.has(id)) waiting.set(id, new Set());
       waiting.get(id)!.add(waiter);
+      dueAt.set(id, asked.decision_due_at!.getTime());
       schedule();
     });
 
@@ -117,6 +123,13 @@ export function createDecisionWaiters(db: Db, opts: DecisionWaitersOptions = {})
     },
     /** Whether a request in this process waits for this authorization (and so applies its default itself). */
     isWaiting: (id: string) => waiting.has(id),
+    /** The authorizations requests in this process wait for whose deadline is past or within `ms` from now. */
+    dueWithin(ms: number): string[] {
+      const horizon = Date.now() + ms;
+      const ids: string[] = [];
+      for (const [id, due] of dueAt) if (due <= horizon) ids.push(id);
+      return ids;
+    },
     /** Requests waiting now (the engine's authorizations_awaiting_decision gauge). */
     waitingCount: () => [...waiting.values()].reduce((n, set) => n + set.size, 0),
   };
