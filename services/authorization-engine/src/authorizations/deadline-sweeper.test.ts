@@ -19,17 +19,14 @@ function tableOfDeadlines(defaultMs: number) {
   let running = 0;
   let mostAtOnce = 0;
   let reads = 0;
+  const readsWhenBegan = new Map<string, number>();
   const open = (excluding: string[]) => [...due].filter(([id]) => !excluding.includes(id)).sort((a, b) => a[1] - b[1]);
   const query = async (text: string, values: unknown[] = []) => {
     reads += 1;
-    if (text.includes("min(decision_due_at)")) {
-      const first = open(values[0] as string[])[0];
-      return { rows: [{ due: first ? new Date(first[1]) : null }], rowCount: 1 };
-    }
-    if (text.includes("SELECT id FROM engine.authorizations")) {
-      const [graceMs, limit, excluding] = values as [number, number, string[]];
-      const ids = open(excluding).filter(([, at]) => at <= Date.now() - graceMs);
-      return { rows: ids.slice(0, limit).map(([id]) => ({ id })), rowCount: ids.length };
+    if (text.includes("SELECT id, decision_due_at FROM engine.authorizations")) {
+      const [limit, excluding] = values as [number, string[]];
+      const ids = open(excluding).slice(0, limit);
+      return { rows: ids.map(([id, at]) => ({ id, decision_due_at: new Date(at) })), rowCount: ids.length };
     }
     throw new Error(`unexpected statement: ${text}`);
   };
@@ -38,11 +35,14 @@ function tableOfDeadlines(defaultMs: number) {
       running += 1;
       mostAtOnce = Math.max(mostAtOnce, running);
       began.set(id, Date.now());
+      readsWhenBegan.set(id, reads);
       starts.push(id);
       attempts.set(id, (attempts.get(id) ?? 0) + 1);
       try {
         if (id.startsWith("broken")) throw new Error("a default that cannot be applied");
         await sleep(defaultMs);
+        // Held by another transaction the first time: left open, nothing returned.
+        if (id.startsWith("held") && attempts.get(id) === 1) return undefined;
         due.delete(id); // decided (by this default, or meanwhile by another)
         return undefined;
       } finally {
@@ -51,7 +51,17 @@ function tableOfDeadlines(defaultMs: number) {
     },
   };
   const db = { query } as unknown as Db;
-  return { db, defaults, due, began, attempts, starts, mostAtOnce: () => mostAtOnce, reads: () => reads };
+  return {
+    db,
+    defaults,
+    due,
+    began,
+    attempts,
+    starts,
+    mostAtOnce: () => mostAtOnce,
+    reads: () => reads,
+    readsWhenBegan,
+  };
 }
 
 const nobodyWaiting = {
@@ -133,5 +143,33 @@ describe("the deadline sweeper", () => {
     expect(table.began.get("killed-engines")! - now).toBeLessThan(300);
     // The first poll's read, the alarm's sweep and the next deadline read after it: no recheck every 25 ms.
     expect(table.reads()).toBeLessThanOrEqual(4);
+  });
+
+  it("hands the overdue ones it read before to the defaults when the alarm rings, with no read in between", async () => {
+    const table = tableOfDeadlines(10);
+    const now = Date.now();
+    table.due.set("k1", now + 100);
+    table.due.set("k2", now + 100);
+    const sweeper = sweeperOn(table);
+    sweeper.start();
+    while (!table.began.has("k2") && Date.now() - now < 2_000) await sleep(5);
+    await sweeper.stop();
+    expect(table.began.get("k1")! - now).toBeGreaterThanOrEqual(100);
+    expect(table.began.get("k1")! - now).toBeLessThan(200);
+    // The poll's one read at the start; none between the alarm and the defaults.
+    expect(table.readsWhenBegan.get("k1")).toBe(1);
+    expect(table.readsWhenBegan.get("k2")).toBe(1);
+  });
+
+  it("looks again within tens of ms at one another transaction held when its default was tried", async () => {
+    const table = tableOfDeadlines(10);
+    const now = Date.now();
+    table.due.set("held-1", now - 10);
+    const sweeper = sweeperOn(table, 1_000);
+    sweeper.start();
+    while (table.due.has("held-1") && Date.now() - now < 2_000) await sleep(5);
+    await sweeper.stop();
+    expect(table.attempts.get("held-1")).toBe(2);
+    expect(Date.now() - now).toBeLessThan(300);
   });
 });

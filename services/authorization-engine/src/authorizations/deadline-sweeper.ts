@@ -3,7 +3,7 @@ import { createPollingWorker, type PollingWorker } from "@cardhold/bus";
 import { isDatabaseUnavailable, type Db, type Queryable } from "@cardhold/db";
 import { DECISION_DUE } from "./decisions";
 import type { TimeoutDefaults } from "./timeout-defaults";
-import { findOverdueAuthorizationIds, nextDeadline } from "../store/authorizations.store";
+import { upcomingDeadlines } from "../store/authorizations.store";
 import type { DecisionWaiters } from "./decision-waiters";
 
 export interface SweeperOptions {
@@ -35,9 +35,11 @@ const FAILED_RETRY_MS = 1_000;
 
 /**
  * Ends every authorization whose answer is overdue with its timeout default (timeout-defaults.ts); durable across
- * restarts. Each poll reads the earliest open deadline and sets an alarm for it when it falls before the next
+ * restarts. Each poll reads the earliest open deadlines and sets an alarm for the first when it falls before the next
  * poll, so a default is applied within the grace of its deadline, not a poll later (a deadline is 4 s out when it is
- * set, the poll 1 s). An authorization whose request waits in this process is left to that request, which applies
+ * set, the poll 1 s); when it rings, the overdue ones among those read go to the defaults before any read (a round
+ * trip less between a deadline and its default: a killed engine's defaults started 100–280 ms after their deadline on
+ * a loaded machine, a read included). An authorization whose request waits in this process is left to that request, which applies
  * the default itself at the same moment; the sweeper is for the others, above all those of an engine that died.
  * Defaults run beside the sweep, not inside it: the next alarm is set while they are under way, so one that falls due
  * meanwhile starts when a transaction place frees, not after the whole batch before it (a killed engine's
@@ -50,44 +52,36 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
   const graceMs = opts.graceMs ?? 50;
   const pollMs = opts.pollMs ?? 1_000;
   let alarm: NodeJS.Timeout | undefined;
-  let alarmRang = false;
   const armFor = (due: Date | undefined) => {
     clearTimeout(alarm);
     const wait = due === undefined ? Infinity : due.getTime() + graceMs - Date.now();
-    const ring = () => {
-      alarmRang = true;
-      worker.wake();
-    };
     // Still open past its deadline: being defaulted by its waiting request or locked by another engine; look again soon.
-    if (wait < pollMs) alarm = setTimeout(ring, wait > 0 ? wait + 5 : OVERDUE_RECHECK_MS);
+    if (wait < pollMs) alarm = setTimeout(() => worker.wake(), wait > 0 ? wait + 5 : OVERDUE_RECHECK_MS);
   };
   // Its reads too go ahead of new work waiting for a connection: they find the decisions due now.
   const reads: Queryable = { query: (text, values) => opts.db.query(text, values, DECISION_DUE) };
-  const defaults = createDefaultLanes(opts, () => worker.wake());
+  const defaults = createDefaultLanes(opts, graceMs, () => worker.wake());
   /** Under way here, or waited for here and due before the next poll (their requests apply the defaults). */
   const leftOut = () => [...defaults.underWay(), ...opts.waiters.dueWithin(pollMs + graceMs)];
+  /** The earliest open deadlines as last read, those handed to the defaults taken out. */
+  let upcoming: Array<{ id: string; dueAt: Date }> = [];
+  const startOverdue = () => {
+    const isOverdue = (u: { dueAt: Date }) => u.dueAt.getTime() + graceMs <= Date.now();
+    // A request waiting in this process applies its own default at the same moment: no second transaction racing it.
+    for (const u of upcoming) if (isOverdue(u) && !opts.waiters.isWaiting(u.id)) defaults.start(u.id);
+    upcoming = upcoming.filter((u) => !isOverdue(u));
+  };
   const worker = createPollingWorker({
     name: "deadline sweeper",
     logger: opts.logger,
     idleMs: pollMs,
     step: async () => {
-      // One cheap read per poll; the locking transaction only when something is overdue. The alarm was set for a
-      // deadline read before: it goes straight to the overdue ones (a round trip less between a deadline and its default).
-      if (!alarmRang) {
-        const due = await nextDeadline(reads, leftOut());
-        if (due === undefined || due.getTime() + graceMs > Date.now()) {
-          armFor(due);
-          return false;
-        }
-      }
-      alarmRang = false;
-      // With every place taken and as many queued, the ones found now would only wait: the next alarm finds them.
-      if (defaults.queued() < CONCURRENCY) {
-        const overdue = await findOverdueAuthorizationIds(reads, graceMs, BATCH, leftOut());
-        // A request waiting in this process applies its own default at the same moment: no second transaction racing it.
-        for (const id of overdue) if (!opts.waiters.isWaiting(id)) defaults.start(id);
-      }
-      armFor(await nextDeadline(reads, leftOut()));
+      // The alarm rang for deadlines read before: those overdue go to the defaults at once, without a read between
+      // the deadline and the default (each default checks in its transaction that it is overdue and still open).
+      startOverdue();
+      upcoming = await upcomingDeadlines(reads, BATCH, leftOut());
+      startOverdue();
+      armFor(upcoming[0]?.dueAt);
       return false;
     },
   });
@@ -103,17 +97,20 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
 
 /**
  * The sweeper's defaults, at most CONCURRENCY asked at once, the rest queued in order.
- * `retryDue`: a failed one may be tried again now.
+ * `retryDue`: a failed one may be tried again now, or one left alone (held by another transaction) looked at again.
  */
-function createDefaultLanes(opts: SweeperOptions, retryDue: () => void) {
+function createDefaultLanes(opts: SweeperOptions, graceMs: number, retryDue: () => void) {
   const underWay = new Set<string>();
   const queue: string[] = [];
   let running = 0;
   let idle: (() => void) | undefined;
 
   const applyDefault = async (id: string) => {
-    const decided = await opts.defaults.apply(id, { by: "deadline-sweeper", skipLocked: true });
+    const decided = await opts.defaults.apply(id, { by: "deadline-sweeper", overdueByMs: graceMs, skipLocked: true });
     if (decided) opts.waiters.decided([decided]);
+    // Decided elsewhere, or held by another transaction (its request's default; an engine that just died, whose lock
+    // goes with its connection): the next sweep finds it again if it is still open.
+    else setTimeout(retryDue, OVERDUE_RECHECK_MS).unref();
   };
 
   const next = () => {

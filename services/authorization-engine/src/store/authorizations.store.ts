@@ -316,33 +316,21 @@ export async function findByNetworkReference(
 }
 
 /**
- * The authorizations whose answer was due `graceMs` ago or earlier, earliest first (not locked), but those in
- * `excluding` (their default is under way).
+ * The open answer deadlines, earliest first, at most `limit` (not locked), but those in `excluding` (their default is
+ * under way, or a request in this process applies it).
  */
-export async function findOverdueAuthorizationIds(
+export async function upcomingDeadlines(
   db: Queryable,
-  graceMs: number,
   limit: number,
   excluding: readonly string[] = [],
-): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM engine.authorizations
-      WHERE decision_due_at IS NOT NULL AND decision_due_at <= now() - $1 * interval '1 millisecond'
-        AND id <> ALL($3::text[])
-      ORDER BY decision_due_at LIMIT $2`,
-    [graceMs, limit, excluding],
+): Promise<Array<{ id: string; dueAt: Date }>> {
+  const { rows } = await db.query<{ id: string; decision_due_at: Date }>(
+    `SELECT id, decision_due_at FROM engine.authorizations
+      WHERE decision_due_at IS NOT NULL AND id <> ALL($2::text[])
+      ORDER BY decision_due_at LIMIT $1`,
+    [limit, excluding],
   );
-  return rows.map((r) => r.id);
-}
-
-/** The earliest answer deadline still open, if any (for the sweeper to sleep until). */
-export async function nextDeadline(db: Queryable, excluding: readonly string[] = []): Promise<Date | undefined> {
-  const { rows } = await db.query<{ due: Date | null }>(
-    `SELECT min(decision_due_at) AS due FROM engine.authorizations
-      WHERE decision_due_at IS NOT NULL AND id <> ALL($1::text[])`,
-    [excluding],
-  );
-  return rows[0]?.due ?? undefined;
+  return rows.map((r) => ({ id: r.id, dueAt: r.decision_due_at }));
 }
 
 /** Past this many, authorizations awaiting an answer are counted as this many: the count stays one bounded index scan. */
