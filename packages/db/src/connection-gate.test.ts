@@ -59,42 +59,6 @@ describe("the connection gate", () => {
     expect(order).toEqual(["urgent 1", "urgent 2", "ordinary 1", "ordinary 2"]);
   });
 
-  it("keeps its urgent places for urgent work: urgent takes one at once while ordinary work waits", async () => {
-    const gate = createConnectionGate(source(), 1, 1);
-    const ordinaryHeld = await gate.acquire();
-    const waitingOrdinary = gate.acquire();
-    await settle();
-    expect(gate.waiting()).toEqual({ urgent: 0, ordinary: 1 });
-    const urgentHeld = await gate.acquire(true);
-    expect(urgentHeld).toBe(2);
-    const waitingUrgent = gate.acquire(true);
-    expect(gate.waiting()).toEqual({ urgent: 1, ordinary: 1 });
-    // The urgent place freed goes to the urgent one waiting, never to the ordinary one.
-    gate.release(urgentHeld);
-    await expect(waitingUrgent).resolves.toBe(2);
-    expect(gate.waiting()).toEqual({ urgent: 0, ordinary: 1 });
-    // Two out, one of them in the urgent place: a connection back goes to the source, not to ordinary work...
-    gate.release(2);
-    await settle();
-    expect(gate.waiting()).toEqual({ urgent: 0, ordinary: 1 });
-    // ...until an ordinary place is free.
-    gate.release(ordinaryHeld);
-    await expect(waitingOrdinary).resolves.toBe(1);
-  });
-
-  it("an urgent place released while ordinary places are free is not handed to ordinary work over the limit", async () => {
-    const connections = source();
-    const gate = createConnectionGate(connections, 2, 1);
-    const held = [await gate.acquire(), await gate.acquire(), await gate.acquire(true)];
-    const ordinary = gate.acquire();
-    gate.release(held[2]!);
-    await settle();
-    expect(gate.waiting().ordinary).toBe(1);
-    expect(connections.released).toEqual([{ connection: 3, destroy: false }]);
-    gate.release(held[0]!);
-    await expect(ordinary).resolves.toBe(1);
-  });
-
   it("a broken connection is destroyed, and the next in line gets a new one", async () => {
     const connections = source();
     const gate = createConnectionGate(connections, 1);

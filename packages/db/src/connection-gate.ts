@@ -8,8 +8,7 @@ export interface ConnectionSource<C> {
 export interface ConnectionGate<C> {
   /**
    * A connection once one of the gate's places is free; `urgent` requests get a freed place before every ordinary one
-   * waiting (in arrival order among themselves), and may also take one of the places kept for them. Every connection
-   * taken must be given back with `release`.
+   * waiting (in arrival order among themselves). Every connection taken must be given back with `release`.
    */
   acquire(urgent?: boolean): Promise<C>;
   /** Gives the connection back: straight to the next in line when one waits (unless it broke), else to the source. */
@@ -24,23 +23,16 @@ interface Waiter<C> {
 }
 
 /**
- * At most `places` connections out of `source` at once for ordinary work, `urgentPlaces` more for urgent work only,
- * with a queue in front that lets urgent work go first. pg.Pool's own queue is first come, first served: a timeout
- * default due now waited behind every new authorization's transaction (the chaos run on a slow hour: a median 209 ms
- * for a connection, the decision late). Going first was not enough while every place was held by a transaction that
- * took 100–250 ms on a loaded machine: the places kept for urgent work let it start at once. With the gate in front
- * the pool never queues, so the order of this queue is the order in which connections are handed out.
+ * At most `places` connections out of `source` at once, with a queue in front that lets urgent work go first.
+ * pg.Pool's own queue is first come, first served: a timeout default due now waited behind every new authorization's
+ * transaction (the chaos run on a slow hour: a median 209 ms for a connection, the decision late). With the gate in
+ * front the pool never queues, so the order of this queue is the order in which connections are handed out.
  */
-export function createConnectionGate<C>(
-  source: ConnectionSource<C>,
-  places: number,
-  urgentPlaces = 0,
-): ConnectionGate<C> {
+export function createConnectionGate<C>(source: ConnectionSource<C>, places: number): ConnectionGate<C> {
   let taken = 0;
   const urgent: Waiter<C>[] = [];
   const ordinary: Waiter<C>[] = [];
-  /** Who gets a place that is free now: urgent work first; ordinary work only within the ordinary places. */
-  const nextInLine = () => urgent.shift() ?? (taken <= places ? ordinary.shift() : undefined);
+  const nextInLine = () => urgent.shift() ?? ordinary.shift();
 
   const connect = () =>
     source.connect().catch((error: unknown) => {
@@ -53,7 +45,7 @@ export function createConnectionGate<C>(
 
   return {
     acquire(isUrgent = false) {
-      if (taken < places || (isUrgent && taken < places + urgentPlaces)) {
+      if (taken < places) {
         taken += 1;
         return connect();
       }

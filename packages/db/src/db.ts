@@ -68,7 +68,6 @@ export interface Db extends Queryable {
 
 export interface DbOptions {
   url: string;
-  /** Connections for ordinary work; URGENT_PLACES more open only for urgent work (TxOptions.urgent). */
   poolSize?: number;
   applicationName?: string;
 }
@@ -115,16 +114,12 @@ function newPool(opts: DbOptions, size: number, sessionSettings?: string) {
   return pool;
 }
 
-/** Connections kept for urgent work beyond the pool size: a decision due now does not wait for ordinary work. */
-const URGENT_PLACES = 2;
-
 export function createDb(opts: DbOptions): Db {
   const size = opts.poolSize ?? 10;
-  const pool = newPool(opts, size + URGENT_PLACES);
+  const pool = newPool(opts, size);
   const gate = createConnectionGate<pg.PoolClient>(
     { connect: () => pool.connect(), release: (client, destroy) => client.release(destroy || undefined) },
     size,
-    URGENT_PLACES,
   );
   // Bookkeeping commits go through connections whose session does not wait for the disk: no SET per transaction.
   let lazyBookkeepingPool: pg.Pool | undefined;
