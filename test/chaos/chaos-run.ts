@@ -3,7 +3,7 @@
  * gateway, on a Kafka broker and a PostgreSQL server of its own, under mixed load at a steady rate, while every
  * instance is SIGKILLed in turn, the broker and the database go down once each, the wallet receiver stalls and a
  * second receiver answers 500. Afterwards it checks what a payments platform must never get wrong and prints a report.
- *   npx tsx test/chaos/chaos-run.ts [--seconds 60] [--rate 50] [--seed 42] [--keep]
+ *   npx tsx test/chaos/chaos-run.ts [--seconds 60] [--rate 50] [--seed 42] [--keep] [--busy-cores 1]
  * Needs Java 17 and the Kafka jars (`bash infra/kafka/start.sh` fetches them once). DATABASE_URL, when set, holds the
  * wallet receiver's database (otherwise an in-memory PGlite). Exits 1 when a check fails.
  */
@@ -28,6 +28,7 @@ import { startOwnedPostgres } from "./owned-postgres";
 import { startPausableForwarder } from "./pausable-forwarder";
 import { startScaledPlatform } from "./platform-instances";
 import { startWalletProcess } from "./wallet-process";
+import { startBusyCores } from "./busy-cores";
 import { chaosSchedule, type Fault, type FaultWindow } from "./schedule";
 
 const { values } = parseArgs({
@@ -44,11 +45,16 @@ const { values } = parseArgs({
     "late-answers": { type: "string", default: "fail" },
     /** The same load with no fault: the baseline the faults are compared with. */
     "no-faults": { type: "boolean", default: false },
+    /** Busy loops that each take a core for the whole run: a loaded machine, to compare trees under CI's load. */
+    "busy-cores": { type: "string", default: "0" },
   },
 });
 const seconds = Number(values.seconds);
 const rate = Number(values.rate);
 const seed = Number(values.seed);
+const busyCores = Number(values["busy-cores"]);
+if (!Number.isInteger(busyCores) || busyCores < 0 || busyCores > 4)
+  throw new Error(`--busy-cores is a whole number from 0 to 4, not ${values["busy-cores"]}`);
 const schedule = values["no-faults"] ? [] : chaosSchedule(seconds);
 if (values["late-answers"] !== "fail" && values["late-answers"] !== "report")
   throw new Error(`--late-answers is fail or report, not ${values["late-answers"]}`);
@@ -58,7 +64,7 @@ const log = (line: string) => process.stdout.write(`[chaos ${new Date().toISOStr
 
 const runDir = mkdtempSync(join(tmpdir(), "cardhold-chaos-"));
 privateDirectory(runDir);
-log(`seed ${seed}, ${seconds} s at ${rate}/s, in ${runDir}`);
+log(`seed ${seed}, ${seconds} s at ${rate}/s, ${busyCores} core(s) kept busy, in ${runDir}`);
 /** Undone in reverse order however the run ends, so a failed run leaves no process behind. */
 const cleanups: Array<() => Promise<unknown>> = [];
 const cleanUp = async () => {
@@ -78,6 +84,7 @@ try {
 process.exit(passed ? 0 : 1);
 
 async function run(): Promise<boolean> {
+  if (busyCores > 0) cleanups.push(startBusyCores(busyCores));
   const postgres = await startOwnedPostgres(join(runDir, "pg"));
   cleanups.push(() => postgres.stop());
   const kafka = await startOwnedKafka(join(runDir, "kafka"), await freePort(), await freePort());
