@@ -172,4 +172,21 @@ describe("the deadline sweeper", () => {
     expect(table.attempts.get("held-1")).toBe(2);
     expect(Date.now() - now).toBeLessThan(300);
   });
+
+  it("reads no more deadlines while its lanes have as many queued as they run", async () => {
+    const table = tableOfDeadlines(300);
+    const now = Date.now();
+    for (let i = 1; i <= 200; i++) table.due.set(`backlog-${i}`, now - 10); // after an outage: a backlog overdue
+    const sweeper = sweeperOn(table);
+    sweeper.start();
+    await sleep(450);
+    const readsWhileFull = table.reads();
+    const startedWhileFull = table.starts.length;
+    await sweeper.stop();
+    // One read found 50: 16 ran, then the next 16 at ~300 ms, 18 still queued; the sweeps woken meanwhile (each
+    // default found its authorization open) read nothing. Without the limit: 17 reads by then.
+    expect(startedWhileFull).toBeGreaterThanOrEqual(16);
+    expect(startedWhileFull).toBeLessThanOrEqual(50);
+    expect(readsWhileFull).toBe(1);
+  });
 });

@@ -39,8 +39,9 @@ const FAILED_RETRY_MS = 1_000;
  * poll, so a default is applied within the grace of its deadline, not a poll later (a deadline is 4 s out when it is
  * set, the poll 1 s); when it rings, the overdue ones among those read go to the defaults before any read (a round
  * trip less between a deadline and its default: a killed engine's defaults started 100–280 ms after their deadline on
- * a loaded machine, a read included). An authorization whose request waits in this process is left to that request, which applies
- * the default itself at the same moment; the sweeper is for the others, above all those of an engine that died.
+ * a loaded machine, a read included). An authorization whose request waits in this process is left to that request,
+ * which applies the default itself at the same moment; the sweeper is for the others, above all those of an engine
+ * that died.
  * Defaults run beside the sweep, not inside it: the next alarm is set while they are under way, so one that falls due
  * meanwhile starts when a transaction place frees, not after the whole batch before it (a killed engine's
  * authorizations come due one after the other, 20–50 a second). The reads leave out the authorizations that requests
@@ -79,6 +80,12 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
       // The alarm rang for deadlines read before: those overdue go to the defaults at once, without a read between
       // the deadline and the default (each default checks in its transaction that it is overdue and still open).
       startOverdue();
+      // With every place taken and as many queued, more found now would only wait (and lengthen the read's list of
+      // those left out): look again soon instead.
+      if (defaults.queued() >= CONCURRENCY) {
+        armFor(new Date(0));
+        return false;
+      }
       upcoming = await upcomingDeadlines(reads, BATCH, leftOut());
       startOverdue();
       armFor(upcoming[0]?.dueAt);
