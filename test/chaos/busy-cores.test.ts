@@ -1,28 +1,12 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { processTree, readCpu } from "../../bench/support/process-cpu";
 import { startBusyCores } from "./busy-cores";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface ProcessStat {
-  pid: number;
-  parent: number;
-  state: string;
-  /** user + system CPU, clock ticks */
-  ticks: number;
-}
-
-function statOf(pid: number): ProcessStat | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { pid, state: fields[0]!, parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
-  } catch {
-    return undefined; // gone
-  }
-}
-
+/** A live busy loop: its command line names the parent check (a zombie's, or a gone process's, reads empty). */
 const isBusyLoop = (pid: number) => {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("process.ppid");
@@ -31,17 +15,8 @@ const isBusyLoop = (pid: number) => {
   }
 };
 
-/** The live (not zombie) busy loops `parent` started (tsx's own esbuild child is not one of them). */
-const loopsOf = (parent: number) =>
-  readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .map((name) => statOf(Number(name)))
-    .filter((s): s is ProcessStat => s !== undefined && s.parent === parent && s.state !== "Z" && isBusyLoop(s.pid));
-
-const ended = (pid: number) => {
-  const stat = statOf(pid);
-  return stat === undefined || stat.state === "Z";
-};
+/** The busy loops `parent` started (tsx's own esbuild child is not one of them). */
+const loopsOf = (parent: number) => processTree(parent).filter((pid) => pid !== parent && isBusyLoop(pid));
 
 describe.runIf(process.platform === "linux")("busy cores for the chaos run", () => {
   it("keeps a core busy until stopped, then leaves no process behind", async () => {
@@ -49,9 +24,9 @@ describe.runIf(process.platform === "linux")("busy cores for the chaos run", () 
     await sleep(600);
     const loops = loopsOf(process.pid);
     expect(loops).toHaveLength(1);
-    expect(loops[0]!.ticks).toBeGreaterThan(10); // over 100 ms of CPU in 600 ms
+    expect(readCpu({ loop: () => loops }).loop).toBeGreaterThan(100); // ms of CPU in 600 ms
     await stop();
-    expect(ended(loops[0]!.pid)).toBe(true);
+    expect(isBusyLoop(loops[0]!)).toBe(false);
   });
 
   it("a loop whose parent died ends itself", async () => {
@@ -61,7 +36,7 @@ describe.runIf(process.platform === "linux")("busy cores for the chaos run", () 
     });`;
     const parent = spawn(process.execPath, ["--import", "tsx", "-e", script], { stdio: "ignore" });
     const exited = new Promise((r) => parent.once("exit", r));
-    let loops: ProcessStat[] = [];
+    let loops: number[] = [];
     for (let i = 0; i < 40 && loops.length === 0; i++) {
       await sleep(25);
       loops = loopsOf(parent.pid!);
@@ -71,7 +46,7 @@ describe.runIf(process.platform === "linux")("busy cores for the chaos run", () 
     let gone = false;
     for (let i = 0; i < 50 && !gone; i++) {
       await sleep(100);
-      gone = ended(loops[0]!.pid);
+      gone = !isBusyLoop(loops[0]!);
     }
     expect(gone).toBe(true);
   });
