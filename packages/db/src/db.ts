@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { createConnectionGate } from "./connection-gate";
+import { pipelinedStatements, setPipelined } from "./pipelined-statements";
+import type { Write } from "./write-batch";
 
 // int8 (counts, minor units) as JS numbers: exact up to 2^53, and we refuse anything larger rather than round it.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => {
@@ -36,6 +38,11 @@ export interface TxOptions {
 export interface TxClient extends Queryable {
   /** Hands `note` to the Db's commit listeners once this transaction has committed; dropped if it rolls back. */
   afterCommit(note: unknown): void;
+  /**
+   * A write whose result nobody reads: it goes to the server with the transaction's next statement, or with its
+   * COMMIT, in the same round trip. Its failure fails that statement, or the transaction.
+   */
+  sendWithNext(write: Write): void;
 }
 
 export interface Db extends Queryable {
@@ -156,17 +163,22 @@ export function createDb(opts: DbOptions): Db {
     tx<T>(fn: (client: TxClient) => Promise<T>, options: TxOptions = {}): Promise<T> {
       return withConnection(options, async (client, markBroken) => {
         const notes: unknown[] = [];
+        const statements = pipelinedStatements(<R extends Row>(text: string, values?: unknown[]) =>
+          run<R>(client, text, values),
+        );
         const scoped: TxClient = {
-          query: <R extends Row = Row>(text: string, values?: unknown[]) => run<R>(client, text, values),
+          query: <R extends Row = Row>(text: string, values?: unknown[]) => statements.send<R>(text, values),
           afterCommit: (note) => void notes.push(note),
+          sendWithNext: (write) => statements.handOver(write),
         };
         let committing = false;
+        setPipelined(client, true);
         try {
-          await client.query("BEGIN");
+          statements.sendUnawaited("BEGIN");
           const result = await fn(scoped);
           committing = true;
           // A statement that failed inside fn (its error caught there) has aborted the transaction: COMMIT rolls back.
-          const commit = await client.query("COMMIT");
+          const commit = await statements.send("COMMIT");
           committing = false;
           if (commit.command !== "COMMIT")
             throw new Error("the transaction was rolled back at its commit: a statement in it failed");
@@ -175,8 +187,11 @@ export function createDb(opts: DbOptions): Db {
         } catch (error) {
           if (committing && notes.length > 0 && commitOutcomeUnknown(error))
             for (const listener of unknownCommitListeners) tellCommitted(listener, notes);
+          await statements.settle();
           await client.query("ROLLBACK").catch(markBroken);
           throw error;
+        } finally {
+          setPipelined(client, false);
         }
       });
     },

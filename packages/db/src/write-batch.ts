@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { Queryable } from "./db";
+import type { Queryable, TxClient } from "./db";
 
 export interface Write {
   text: string;
@@ -20,6 +20,11 @@ export interface WriteBatch {
    * write (its RETURNING rows).
    */
   flush(db: Queryable): Promise<pg.QueryResult | undefined>;
+  /**
+   * Sends what was deferred with the transaction's next statement or its COMMIT (TxClient.sendWithNext), in one round
+   * trip, and starts a new batch: for a transaction's last writes, whose result nobody reads.
+   */
+  sendWithNext(tx: TxClient): void;
 }
 
 const PARAMETER = /\$(\d+)/g;
@@ -70,6 +75,11 @@ export function createWriteBatch(): WriteBatch {
       const { text, values } = combineWrites(writes);
       writes = [];
       return db.query(text, values);
+    },
+    sendWithNext(tx) {
+      if (writes.length === 0) return;
+      tx.sendWithNext(combineWrites(writes));
+      writes = [];
     },
   };
 }

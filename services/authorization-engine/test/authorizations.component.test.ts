@@ -605,6 +605,20 @@ describe("answers that must change nothing", () => {
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 7_000, held: 0 });
     expect((await call(h, as, "GET", "/card-authorizations")).body.data).toHaveLength(1);
   });
+
+  it("two requests with the same network reference at the same moment are one authorization, charged once", async () => {
+    const as = newBusiness();
+    const card = await issueCard(h, as, { funds: 10_000 });
+    const request = { amount: 2_500, channel: "online", reference: "net-ref-twice" };
+    const [one, other] = await Promise.all([
+      decide(as, card, "capture", request, approve),
+      simulate(as, card.cardId, "capture", request),
+    ]);
+    expect([one.status, other.status]).toEqual([200, 200]);
+    expect(other.body.data.id).toBe(one.body.data.id);
+    expect((await call(h, as, "GET", "/card-authorizations")).body.data).toHaveLength(1);
+    expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ available: 7_500 });
+  });
 });
 
 describe("simulation input", () => {

@@ -84,18 +84,11 @@ export interface CarryOutOptions {
   deferWrites?: boolean;
 }
 
-/** A new authorization's network reference was taken meanwhile by a concurrent request: roll back, that one stands. */
-export class NetworkReferenceTaken extends Error {
-  constructor(readonly networkReference: string) {
-    super(`network reference ${networkReference} was taken by a concurrent request`);
-  }
-}
-
 /**
  * Carries out a state-machine step inside the caller's transaction: the ledger movements, the card transactions, the
  * new state of the authorization and its events (through the outbox), in the order the step lists them. A step that
  * asks the receiver records its event as the decision the answer must belong to. Every write of the step goes to the
- * database in one statement.
+ * database in one statement, sent with the transaction's next one (its COMMIT when the step is its last work).
  */
 export async function carryOut(
   tx: TxClient,
@@ -170,10 +163,10 @@ export async function carryOut(
   ];
   const outbox = messages.length > 0 ? outboxInsert(SCHEMA, messages) : undefined;
   if (outbox) writes.defer(outbox);
-  // Last, so that the statement's rows are the insert's: none when the reference was taken.
+  // A reference taken meanwhile fails the insert, and so the transaction (see networkReferenceTaken).
   if (opts.isNew) writes.defer(authorizationInsert(saved));
-  const result = opts.deferWrites ? undefined : await writes.flush(tx);
-  if (opts.isNew && result?.rowCount !== 1) throw new NetworkReferenceTaken(saved.network_reference);
   if (outbox) handOverAfterCommit(tx, SCHEMA, outbox);
+  // Nothing reads the writes' result: they go with the transaction's next statement, usually its COMMIT.
+  if (!opts.deferWrites) writes.sendWithNext(tx);
   return saved;
 }

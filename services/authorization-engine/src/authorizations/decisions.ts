@@ -165,7 +165,7 @@ export async function applyOverdueDefaults(tx: TxClient, asks: OverdueAsk[], now
     decided.push({ row: await carryOut(tx, scopeOf(row), row, step, { ledger, deferWrites: true }), dueAt });
   }
   for (const ledger of ledgers.values()) ledger.settle();
-  await writes.flush(tx);
+  writes.sendWithNext(tx);
   return { decided, held: [...held], standIn };
 }
 

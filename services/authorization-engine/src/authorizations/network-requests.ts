@@ -20,13 +20,14 @@ import { standInInForce, type StandInInForce } from "../domain/stand-in";
 import {
   findAuthorization,
   findByNetworkReference,
+  networkReferenceTaken,
   toDomain,
   spentSince,
   type AuthorizationRow,
 } from "../store/authorizations.store";
 import { findAuthorizationSubject, type AuthorizationSubject } from "../store/cards.store";
 import { openLedger } from "../store/ledger.store";
-import { carryOut, NetworkReferenceTaken } from "./carry-out";
+import { carryOut } from "./carry-out";
 import type { Admission } from "@cardhold/platform";
 import { platformCheckAnswer, standInFor } from "./decisions";
 
@@ -238,9 +239,9 @@ function takeRequest(
     })
     .catch(async (error: unknown) => {
       // A repeat, or a request with the same reference inserted at the same moment: that one stands (this one
-      // rolled back).
-      if (!(error instanceof NetworkReferenceTaken)) throw error;
-      const standing = await findByNetworkReference(ctx.db, scope, cardId, error.networkReference);
+      // rolled back). Without a reference of the request's own, a random one clashed: rare enough to answer 500.
+      if (!networkReferenceTaken(error) || !request.reference) throw error;
+      const standing = await findByNetworkReference(ctx.db, scope, cardId, request.reference);
       if (!standing) throw error;
       return standing;
     });

@@ -1,4 +1,4 @@
-import type { Queryable, Write } from "@cardhold/db";
+import { pgErrorCode, PG_UNIQUE_VIOLATION, type Queryable, type Write } from "@cardhold/db";
 import { scopedResource, type Scope } from "@cardhold/query";
 import type { Authorization } from "../domain/authorization";
 import type { LimitInterval } from "../domain/spending-windows";
@@ -177,14 +177,15 @@ const COLUMNS = [
   "decided_at",
 ] as const satisfies ReadonlyArray<keyof AuthorizationRow>;
 
-/**
- * Writes a new authorization; RETURNING its id, or no row when the card already has one with this network reference
- * (inserted meanwhile by a concurrent request).
- */
+/** Writes a new authorization; a card's network reference taken already fails it (see networkReferenceTaken). */
+/** The network reference of a new authorization was taken by one inserted meanwhile (a repeat, or a concurrent one). */
+export const networkReferenceTaken = (error: unknown): boolean =>
+  pgErrorCode(error) === PG_UNIQUE_VIOLATION &&
+  (error as { constraint?: unknown }).constraint === "authorizations_network_reference";
+
 export function authorizationInsert(row: AuthorizationRow): Write {
   return {
-    text: `INSERT INTO engine.authorizations (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(", ")})
-           ON CONFLICT (business_id, mode, card_id, network_reference) DO NOTHING RETURNING id`,
+    text: `INSERT INTO engine.authorizations (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(", ")})`,
     values: COLUMNS.map((c) => row[c]),
   };
 }
