@@ -23,6 +23,7 @@ import type { ReceivedEnvelope } from "../support/platform-audit";
 import { auditAfterRun, printReport } from "./chaos-checks";
 import { setUpWallets } from "./chaos-setup";
 import { instanceWarnings } from "./instance-warnings";
+import { lateDecisionPhases } from "./late-decisions";
 import { startOwnedKafka } from "./owned-kafka";
 import { startOwnedPostgres } from "./owned-postgres";
 import { startPausableForwarder } from "./pausable-forwarder";
@@ -292,6 +293,7 @@ async function run(): Promise<boolean> {
     startedAt: began,
     lateAnswersFail: values["late-answers"] === "fail",
   });
+  process.stdout.write(`${lateDecisionPhases(platform.outputs(), began)}\n`);
   if (!passed) process.stdout.write(`${instanceWarnings(platform.outputs())}\n`);
   if (values.keep) {
     const logs = platform.outputs().map(({ id, text }) => `--- ${id} ---\n${text}`);
