@@ -239,8 +239,9 @@ function takeRequest(
     })
     .catch(async (error: unknown) => {
       // A repeat, or a request with the same reference inserted at the same moment: that one stands (this one
-      // rolled back). Without a reference of the request's own, a random one clashed: rare enough to answer 500.
-      if (!networkReferenceTaken(error) || !request.reference) throw error;
+      // rolled back). Without a reference of the request's own, the random one drawn for it clashed: draw again.
+      if (!networkReferenceTaken(error)) throw error;
+      if (!request.reference) return takeRequest(ctx, scope, cardId, type, request);
       const standing = await findByNetworkReference(ctx.db, scope, cardId, request.reference);
       if (!standing) throw error;
       return standing;
