@@ -48,6 +48,8 @@ export function pipelinedStatements(send: Send): PipelinedStatements {
     async send<R extends Row>(text: string, values?: unknown[]) {
       if (handedOver) sendUnawaited(handedOver.text, handedOver.values);
       handedOver = undefined;
+      // Most statements follow an answered one: nothing to wait for beside their own answer.
+      if (unanswered.length === 0) return send<R>(text, values);
       const earlier = unanswered;
       unanswered = [];
       const answer = send<R>(text, values);
