@@ -2,6 +2,7 @@ import type { Consumer, Kafka, KafkaMessage } from "kafkajs";
 import type { Logger } from "pino";
 import { MAX_BATCH, MESSAGE_ID_HEADER, type IncomingMessage, type OutgoingMessage, type Subscription } from "./bus";
 import { guardedHandling, type PoisonPolicy, UnreadableMessage } from "./poison";
+import { createOffsetProgress, type OffsetProgress } from "./offset-progress";
 import { handleInSpan } from "./trace-context";
 
 export interface SubscriptionSettings {
@@ -27,44 +28,7 @@ export interface RunningSubscription {
   close(): Promise<void>;
 }
 
-/**
- * Offsets are committed at most this often: an offset commit is a broker request, which costs the broker as much as
- * the message itself, and kafkajs left to itself commits after every batch it hands over (whatever its autoCommit
- * interval says). After a crash the last half second is consumed again, which the consumers' inboxes make harmless
- * (at-least-once, handled once).
- */
-const OFFSET_COMMIT_INTERVAL_MS = 500;
 const MAX_RESTART_DELAY_MS = 10_000;
-
-type PartitionOffset = { topic: string; partition: number; offset: string };
-
-/** What a consumer has handled and not yet committed, per partition: the next offset to read. */
-function createOffsetProgress(consumer: Consumer, logger: Logger) {
-  let handled = new Map<string, PartitionOffset>();
-  const commit = async () => {
-    if (handled.size === 0) return;
-    const offsets = [...handled.values()];
-    handled = new Map();
-    // A failed commit (a rebalance, the broker away) only means those messages may be consumed again.
-    await consumer
-      .commitOffsets(offsets)
-      .catch((err: unknown) => logger.debug({ err }, "offset commit failed; the messages may be consumed again"));
-  };
-  const timer = setInterval(() => void commit(), OFFSET_COMMIT_INTERVAL_MS);
-  timer.unref();
-  return {
-    handled(topic: string, partition: number, lastOffset: string) {
-      handled.set(`${topic}:${partition}`, { topic, partition, offset: (BigInt(lastOffset) + 1n).toString() });
-    },
-    /** Commits what is left and stops the timer (before the consumer disconnects). */
-    async close() {
-      clearInterval(timer);
-      await commit();
-    },
-    /** Stops the timer, forgetting what was not committed (its messages are consumed again). */
-    drop: () => clearInterval(timer),
-  };
-}
 
 /**
  * One subscription's kafkajs consumer, kept running. kafkajs restarts a consumer that crashed on a retriable error
@@ -79,7 +43,7 @@ export async function startSubscription(
   const { logger } = settings;
   const group = subscription.group;
   const handle = handlingOf(settings, subscription);
-  let current: { consumer: Consumer; progress: ReturnType<typeof createOffsetProgress> } | undefined;
+  let current: { consumer: Consumer; progress: OffsetProgress } | undefined;
   let closed = false;
   const ended = () => closed || settings.isStopping();
 
@@ -143,7 +107,7 @@ export async function startSubscription(
       });
   };
 
-  const replace = (dead: Consumer, progress: ReturnType<typeof createOffsetProgress>) => {
+  const replace = (dead: Consumer, progress: OffsetProgress) => {
     progress.drop();
     void (async () => {
       await dead.disconnect().catch(() => undefined);
