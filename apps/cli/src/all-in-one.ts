@@ -105,6 +105,8 @@ export async function startAllInOne(opts: AllInOneOptions = {}): Promise<AllInOn
     logger: createLogger(name, logLevel, opts.logDestination),
     metrics: createMetrics(name, false),
     internalToken,
+    // Its own embedded server (private socket, data directory locked): no other process shares this database.
+    soleInstance: embedded !== undefined,
   });
 
   const services: Service[] = [];

@@ -2,8 +2,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Express } from "express";
 import type { Logger } from "pino";
-import type { Bus } from "@cardhold/bus";
-import { migrateMessaging } from "@cardhold/bus";
+import type { Bus, OutboxRelay } from "@cardhold/bus";
+import { createOutboxRelay, migrateMessaging } from "@cardhold/bus";
 import { migrateFromDir, type Db } from "@cardhold/db";
 import { createHttpApp } from "./http-app";
 import { idempotentWrites, migrateIdempotency } from "./idempotency";
@@ -20,6 +20,25 @@ export interface ServiceDeps {
   bodyLimit?: string;
   /** The clock Idempotency-Keys age by (tests move it); Date.now by default. */
   now?: () => number;
+  /**
+   * No other process uses this database: the all-in-one on its own embedded server, private and locked against a
+   * second start. Work that only keeps several instances in step (see SOLE_INSTANCE_RELAY, the gateway's shared rate
+   * limits) is then slowed or left out.
+   */
+  soleInstance?: boolean;
+}
+
+/**
+ * An outbox relay on a database no other process writes: every row is handed over by the transaction that committed
+ * it (or the relay is woken), so reading the table only recovers what a lost commit answer left, and the relay reads
+ * it first after any failure anyway. Once every 5 s instead of twice a second, and a lease renewed once a minute.
+ */
+export const SOLE_INSTANCE_RELAY = { idleMs: 5_000, leaseMs: 120_000 } as const;
+
+/** The service's outbox relay, read as often as the instances sharing its database need. */
+export function serviceOutboxRelay(deps: ServiceDeps, schema: string): OutboxRelay {
+  const { db, bus, logger } = deps;
+  return createOutboxRelay({ db, schema, bus, logger, ...(deps.soleInstance ? SOLE_INSTANCE_RELAY : {}) });
 }
 
 /**

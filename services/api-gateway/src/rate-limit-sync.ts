@@ -13,6 +13,9 @@
  * The trade-off: one write and one read a SYNC_MS per instance (whatever the request rate), against a limit that
  * holds within about rate × 0.2 s plus a burst per extra instance instead of exactly. A database outage leaves each
  * instance limiting alone (each then admits up to the full limit).
+ *
+ * A gateway that knows no other shares its database (`shared: false`: the all-in-one) writes and reads no usage. It
+ * loads the overrides once (later ones are set through it) and forgets idle buckets once a minute.
  */
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
@@ -24,6 +27,8 @@ export const SYNC_MS = 100;
 /** Overrides set through another instance apply here within this time. */
 const OVERRIDES_EVERY = 10;
 const HOUSEKEEPING_EVERY = 600;
+/** Alone, how often idle buckets are forgotten (what HOUSEKEEPING_EVERY ticks come to when shared). */
+const SOLE_HOUSEKEEPING_MS = 60_000;
 /** A bucket full and unused this long is forgotten; usage rows unwritten for STALE_S are deleted. */
 const IDLE_MS = 60_000;
 const STALE_S = 300;
@@ -55,7 +60,17 @@ function remoteCounter() {
   };
 }
 
-export function createRateLimitSync(db: Db, limiter: RateLimiter, logger: Logger) {
+export interface RateLimitSyncOptions {
+  /** Other gateway instances may use this database; false only where none can (the all-in-one). */
+  shared: boolean;
+}
+
+export function createRateLimitSync(
+  db: Db,
+  limiter: RateLimiter,
+  logger: Logger,
+  opts: RateLimitSyncOptions = { shared: true },
+) {
   const instance = randomUUID();
   const counter = remoteCounter();
   let since: Date | null = null;
@@ -83,28 +98,42 @@ export function createRateLimitSync(db: Db, limiter: RateLimiter, logger: Logger
     await deleteStaleUsage(db, STALE_S);
   };
 
+  const sharedStep = async () => {
+    await exchange();
+    if (tick % OVERRIDES_EVERY === 0) limiter.replaceOverrides(await loadOverrides(db));
+    if (tick % HOUSEKEEPING_EVERY === HOUSEKEEPING_EVERY - 1) await housekeeping();
+  };
+
+  /** Alone: nothing to tell anyone, so what this instance admitted counts as told, and an idle bucket can go. */
+  const soleStep = async () => {
+    if (tick === 0) limiter.replaceOverrides(await loadOverrides(db));
+    limiter.markReported(limiter.unreported());
+    limiter.evictIdle(Date.now(), IDLE_MS);
+  };
+
   const once = async () => {
     try {
-      await exchange();
-      if (tick % OVERRIDES_EVERY === 0) limiter.replaceOverrides(await loadOverrides(db));
-      if (tick % HOUSEKEEPING_EVERY === HOUSEKEEPING_EVERY - 1) await housekeeping();
+      await (opts.shared ? sharedStep() : soleStep());
     } catch (err) {
-      logger.warn({ err }, "rate limits not shared this time");
+      logger.warn({ err }, opts.shared ? "rate limits not shared this time" : "rate limit overrides not loaded");
     }
     tick += 1;
   };
 
   const schedule = () => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = once().then(schedule);
-    }, SYNC_MS);
+    timer = setTimeout(
+      () => {
+        running = once().then(schedule);
+      },
+      opts.shared ? SYNC_MS : SOLE_HOUSEKEEPING_MS,
+    );
     timer.unref();
   };
 
   return {
     instance,
-    /** Reads the overrides and the others' totals once before the gateway takes requests. */
+    /** Reads the overrides (and, shared, the others' totals) once before the gateway takes requests. */
     async start() {
       await once();
       schedule();

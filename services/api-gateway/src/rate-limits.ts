@@ -13,12 +13,14 @@ export interface RateLimitingDeps {
   operatorToken?: string;
   /** The defaults; undefined enforces nothing (tests of other features); the overrides API works either way. */
   rateLimits?: RateLimits;
+  /** No other gateway uses this database (the all-in-one): the buckets are not shared (see rate-limit-sync). */
+  soleInstance?: boolean;
 }
 
 /** Fair limits (issue 21): the buckets, their sharing between instances, the middleware and the admin routes. */
 export function rateLimiting(deps: RateLimitingDeps) {
   const limiter = createRateLimiter(deps.rateLimits ?? DEFAULT_RATE_LIMITS);
-  const sync = deps.rateLimits && createRateLimitSync(deps.db, limiter, deps.logger);
+  const sync = deps.rateLimits && createRateLimitSync(deps.db, limiter, deps.logger, { shared: !deps.soleInstance });
   const pass: RequestHandler = (_req, _res, next) => next();
   return {
     middleware: sync ? rateLimit(limiter) : pass,

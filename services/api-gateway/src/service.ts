@@ -1,4 +1,3 @@
-import { createOutboxRelay } from "@cardhold/bus";
 import {
   AppError,
   createHttpApp,
@@ -8,6 +7,7 @@ import {
   type Service,
   type ServiceDeps,
   migrationsOf,
+  serviceOutboxRelay,
 } from "@cardhold/platform";
 import { billingUseCases } from "./billings";
 import { businessUseCases, type BusinessUseCases } from "./businesses";
@@ -63,7 +63,7 @@ export interface GatewayService extends Service {
 /** The public entry point: authentication, routing to the owning service, request log, admin bootstrap, docs. */
 export async function createService(deps: GatewayDeps): Promise<GatewayService> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
-  const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const relay = serviceOutboxRelay(deps, SCHEMA);
   // The gateway consumes nothing: its outbox is its only queue.
   registerOutboxGauges(deps.metrics.registry, deps.db, SCHEMA);
   const businesses = businessUseCases(deps.db, relay, deps.secretsKey, deps.logger);

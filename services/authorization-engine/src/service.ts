@@ -1,5 +1,4 @@
 import type { AddressInfo } from "node:net";
-import { createOutboxRelay } from "@cardhold/bus";
 import type { NextFunction, Request, Response } from "express";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { Db } from "@cardhold/db";
@@ -17,6 +16,7 @@ import {
   migrationsOf,
   type Admission,
   type AdmissionOptions,
+  serviceOutboxRelay,
 } from "@cardhold/platform";
 import { LedgerError } from "./domain/ledger";
 import { createDecisionLateness } from "./authorizations/decision-lateness";
@@ -76,7 +76,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   const customers = customerProjection(deps.db, SCHEMA, NAME);
   await customers.migrate();
   const vault = createCardVault(opts.cardDataKey);
-  const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const relay = serviceOutboxRelay(deps, SCHEMA);
   const sweeperGraceMs = opts.sweeperGraceMs ?? 50;
   const lateness = createDecisionLateness(deps.metrics.registry, deps.logger);
   const defaults = createTimeoutDefaults(deps.db, lateness, deps.logger);

@@ -1,4 +1,3 @@
-import { createOutboxRelay } from "@cardhold/bus";
 import {
   customerProjection,
   prepareSchema,
@@ -7,6 +6,7 @@ import {
   type Service,
   type ServiceDeps,
   migrationsOf,
+  serviceOutboxRelay,
 } from "@cardhold/platform";
 import { createBankTools } from "./banks/bank-tools";
 import { createSandboxBiller } from "./billers/sandbox-biller";
@@ -52,7 +52,7 @@ export async function createService(deps: ServiceDeps, opts: BillServiceOptions 
   await customers.migrate();
   const biller = opts.biller ?? createSandboxBiller(deps.db, settings.sandbox);
   const rails = { test: opts.bankRail ?? createSandboxRail(deps.db, settings.sandbox), live: opts.liveBankRail };
-  const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const relay = serviceOutboxRelay(deps, SCHEMA);
   registerMessagingGauges(deps, NAME, SCHEMA);
   const waiters = createPaymentWaiters();
   const schedule = { billerMs: settings.billerRecheckMs, ledgerMs: settings.ledgerResendMs };

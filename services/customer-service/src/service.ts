@@ -1,4 +1,3 @@
-import { createOutboxRelay } from "@cardhold/bus";
 import {
   prepareSchema,
   registerMessagingGauges,
@@ -6,6 +5,7 @@ import {
   type Service,
   type ServiceDeps,
   migrationsOf,
+  serviceOutboxRelay,
 } from "@cardhold/platform";
 import { customerUseCases } from "./customers";
 import { customerRoutes } from "./http/routes";
@@ -17,7 +17,7 @@ const MIGRATIONS = migrationsOf("@cardhold/customer-service");
 /** Customers: create, read, update, list; every change is published on customers.v1 through the outbox. */
 export async function createService(deps: ServiceDeps): Promise<Service> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
-  const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const relay = serviceOutboxRelay(deps, SCHEMA);
   registerMessagingGauges(deps, NAME, SCHEMA);
   const customers = customerUseCases(deps.db, relay);
   const app = serviceApp(NAME, deps, (app) => customerRoutes(app, deps.db, customers), SCHEMA);

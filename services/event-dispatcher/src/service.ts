@@ -1,5 +1,4 @@
 import { Counter, Gauge, type Registry } from "prom-client";
-import { createOutboxRelay } from "@cardhold/bus";
 import type { Db } from "@cardhold/db";
 import {
   prepareSchema,
@@ -11,6 +10,7 @@ import {
   type Service,
   type ServiceDeps,
   migrationsOf,
+  serviceOutboxRelay,
 } from "@cardhold/platform";
 import { createDeliveryWorker } from "./delivery/delivery.worker";
 import { createSigningKeyCache } from "./delivery/signing-keys";
@@ -45,7 +45,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
   const keys = signingKeySealer(opts.secretsKey);
   const sealed = await sealPlainSigningKeys(deps.db, { table: "dispatcher.webhooks", seal: keys.seal });
   if (sealed > 0) deps.logger.info({ sealed }, "sealed signing keys kept in plain by an earlier version");
-  const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const relay = serviceOutboxRelay(deps, SCHEMA);
   const decisionsNotSent = new Counter({
     name: "decisions_not_sent_total",
     help: "Decision events not sent because too little time was left before their deadline (platform overloaded)",

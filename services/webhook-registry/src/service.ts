@@ -1,4 +1,3 @@
-import { createOutboxRelay } from "@cardhold/bus";
 import {
   announcedSigningKeySealer,
   prepareSchema,
@@ -9,6 +8,7 @@ import {
   type Service,
   type ServiceDeps,
   migrationsOf,
+  serviceOutboxRelay,
 } from "@cardhold/platform";
 import { webhookRoutes } from "./http/routes";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
@@ -37,7 +37,7 @@ export async function createService(deps: ServiceDeps, opts: RegistryOptions): P
     afterSealing: queueRepublish,
   });
   if (sealed > 0) deps.logger.info({ sealed }, "sealed signing keys kept in plain by an earlier version");
-  const relay = createOutboxRelay({ db: deps.db, schema: SCHEMA, bus: deps.bus, logger: deps.logger });
+  const relay = serviceOutboxRelay(deps, SCHEMA);
   registerMessagingGauges(deps, NAME, SCHEMA);
   const options: WebhookOptions = { allowPrivateTargets: opts.allowPrivateTargets ?? false, keys, now: opts.now };
   const webhooks = webhookUseCases(deps.db, relay, options);

@@ -1,0 +1,61 @@
+import pino from "pino";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Db } from "@cardhold/db";
+import { createRateLimiter } from "./rate-limiter";
+import { createRateLimitSync, SYNC_MS } from "./rate-limit-sync";
+
+const defaults = { perKey: { rate: 100, burst: 100 }, perBusiness: { rate: 1_000, burst: 1_000 } };
+const caller = { businessId: "bus.limited", keyId: "key.1" };
+const OVERRIDE = { business_id: "bus.limited", per_key_rate: 1, per_key_burst: 2, per_business_rate: null };
+
+/** A database that answers the sync's three statements and keeps what it was asked, statement by statement. */
+function recordingDb() {
+  const asked: string[] = [];
+  const db = {
+    query: async (text: string) => {
+      if (text.includes("FROM gateway.rate_limits")) asked.push("overrides");
+      else if (text.includes("INSERT INTO gateway.rate_limit_usage")) asked.push("write usage");
+      else if (text.includes("FROM gateway.rate_limit_usage")) asked.push("read usage");
+      else asked.push(text);
+      if (text.includes("FROM gateway.rate_limits")) return { rows: [{ ...OVERRIDE, per_business_burst: null }] };
+      if (text.includes("SELECT now()")) return { rows: [{ now: new Date(), usage: [] }] };
+      return { rows: [], rowCount: 0 };
+    },
+  } as unknown as Db;
+  return { db, asked };
+}
+
+const count = (asked: string[], what: string) => asked.filter((a) => a === what).length;
+
+describe("the rate limits' sync", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("shared: writes what it admitted and reads the others' totals every SYNC_MS", async () => {
+    const { db, asked } = recordingDb();
+    const limiter = createRateLimiter(defaults);
+    const sync = createRateLimitSync(db, limiter, pino({ level: "silent" }), { shared: true });
+    await sync.start();
+    limiter.admit(caller, Date.now());
+    await vi.advanceTimersByTimeAsync(10 * SYNC_MS);
+    await sync.stop();
+    expect(count(asked, "read usage")).toBeGreaterThanOrEqual(10);
+    expect(count(asked, "write usage")).toBe(1);
+    expect(count(asked, "overrides")).toBeGreaterThanOrEqual(2);
+  });
+
+  it("alone: loads the overrides once and then asks the database nothing, however much it admits", async () => {
+    const { db, asked } = recordingDb();
+    const limiter = createRateLimiter(defaults);
+    const sync = createRateLimitSync(db, limiter, pino({ level: "silent" }), { shared: false });
+    await sync.start();
+    const admitted = [1, 2, 3].map(() => limiter.admit(caller, Date.now()).admitted);
+    for (let s = 0; s < 180; s++) {
+      limiter.admit({ businessId: "bus.other", keyId: `key.${s}` }, Date.now());
+      await vi.advanceTimersByTimeAsync(1_000);
+    }
+    await sync.stop();
+    expect(admitted).toEqual([true, true, false]); // the override from the database: a burst of 2
+    expect(asked).toEqual(["overrides"]);
+  });
+});
