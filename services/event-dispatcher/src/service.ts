@@ -12,7 +12,7 @@ import {
   migrationsOf,
   serviceOutboxRelay,
 } from "@cardhold/platform";
-import { createDeliveryWorker } from "./delivery/delivery.worker";
+import { createDeliveryWorker, SOLE_INSTANCE_POLLS } from "./delivery/delivery.worker";
 import { createSigningKeyCache } from "./delivery/signing-keys";
 import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS, type RetrySchedule } from "./domain/retry-schedule";
 import { eventRoutes } from "./http/routes";
@@ -65,6 +65,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
     allowPrivateTargets: opts.allowPrivateTargets,
     onDecisionNotSent: () => decisionsNotSent.inc(),
     queueVacuum: opts.queueVacuum,
+    ...(deps.soleInstance && SOLE_INSTANCE_POLLS),
   });
   const routing = createRoutingTables();
   const app = serviceApp(NAME, deps, (app) => eventRoutes(app, deps.db, worker.wake), SCHEMA);

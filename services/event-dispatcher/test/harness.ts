@@ -18,12 +18,15 @@ export interface DispatcherHarness {
 }
 
 /** The dispatcher in-process on a fresh database and a memory bus, with short retries, recording its decisions. */
-export async function startDispatcher(options: Partial<DispatcherOptions> = {}): Promise<DispatcherHarness> {
+export async function startDispatcher(
+  options: Partial<DispatcherOptions> = {},
+  soleInstance = false,
+): Promise<DispatcherHarness> {
   const logger = pino({ level: "silent" });
   const pg = await createTestDatabase();
   const bus = createMemoryBus({ logger, handledWaitMs: 2_000 });
   const service = await createService(
-    { db: pg.db, bus, logger, metrics: createMetrics("dispatcher", false), internalToken: INTERNAL },
+    { db: pg.db, bus, logger, metrics: createMetrics("dispatcher", false), internalToken: INTERNAL, soleInstance },
     { secretsKey: newDataKey(), retrySchedule: { delaysMs: [200, 400], windowMs: 2_500 }, claimMs: 5_000, ...options },
   );
   await service.start();

@@ -50,7 +50,15 @@ export interface DeliveryWorkerOptions {
   onDecisionNotSent?: () => void;
   /** When the worker vacuums the deliveries table (see queue-vacuum). */
   queueVacuum?: QueueVacuumOptions;
+  /** How often claims that ran out (a stopped dispatcher's, or sends that outlived them) are given back. */
+  reclaimMs?: number;
 }
+
+/**
+ * Alone on its database (ServiceDeps.soleInstance), every delivery is stored by this process, which claims it as it
+ * stores it or wakes the worker: the poll only finds retries falling due (seconds apart) and claims that ran out.
+ */
+export const SOLE_INSTANCE_POLLS = { pollMs: 1_000, reclaimMs: 5_000 } as const;
 
 export interface DeliveryWorker {
   start(): void;
@@ -166,6 +174,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   });
   const pollMs = opts.pollMs ?? 250;
   const claimMs = opts.claimMs ?? 30_000;
+  const reclaimMs = opts.reclaimMs ?? 1_000;
   const inFlight = new Set<Promise<void>>();
   let lastReclaim = 0;
   /**
@@ -383,7 +392,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   };
 
   const reclaim = async () => {
-    if (Date.now() - lastReclaim < 1_000) return;
+    if (Date.now() - lastReclaim < reclaimMs) return;
     lastReclaim = Date.now();
     const resent = await reclaimExpiredNotifications(db);
     if (resent) logger.warn({ resent }, "reclaimed deliveries left in flight by a stopped dispatcher");
