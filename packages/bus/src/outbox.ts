@@ -86,8 +86,13 @@ export interface OutboxRelayOptions {
   bus: Bus;
   logger: Logger;
   batchSize?: number;
-  /** How long to sleep when the outbox is empty and nobody called wake(). */
+  /** How long to sleep when the outbox is empty and nobody called wake(); published rows are deleted this often. */
   idleMs?: number;
+  /**
+   * With nothing published to delete, how often to read the table anyway, for rows nobody handed over (a lost commit
+   * answer's, another process's); idleMs by default.
+   */
+  recoveryReadMs?: number;
   /** Relay lease length; with several replicas only the holder publishes. */
   leaseMs?: number;
 }
@@ -148,6 +153,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { db, schema, bus, logger } = opts;
   const batchSize = opts.batchSize ?? 200;
   const idleMs = opts.idleMs ?? 500;
+  const recoveryReadMs = opts.recoveryReadMs ?? idleMs;
   const leaseMs = opts.leaseMs ?? 5_000;
   const owner = randomUUID();
   /** Until when (local clock) this relay surely holds the lease: renewing it on every batch would cost a commit each. */
@@ -270,8 +276,12 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       handedOver = []; // the holder reads them from the table
       return false;
     }
+    const sinceRead = Date.now() - lastRead;
     const readDue =
-      readFirst || shared || Date.now() - lastRead >= idleMs || publishedKept.length >= MAX_PUBLISHED_KEPT;
+      readFirst ||
+      shared ||
+      sinceRead >= (publishedKept.length > 0 ? idleMs : recoveryReadMs) ||
+      publishedKept.length >= MAX_PUBLISHED_KEPT;
     if (readDue && (await readAndPublish())) return true;
     // Shared: what was handed over since the read's snapshot may be the later step of a resource whose earlier step
     // another process committed after that snapshot (a publish of what was read can hang for seconds while the broker
@@ -294,7 +304,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const worker = createPollingWorker({
     name: `outbox relay (${schema})`,
     logger,
-    idleMs,
+    // Nothing published to delete: no reason to look before the next recovery read, unless woken.
+    idleMs: () => (publishedKept.length > 0 ? idleMs : recoveryReadMs),
     step: publishBatch,
   });
 

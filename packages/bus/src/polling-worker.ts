@@ -16,7 +16,8 @@ export interface PollingWorker {
 export function createPollingWorker(opts: {
   name: string;
   logger: Logger;
-  idleMs: number;
+  /** A fixed sleep, or one worked out at each sleep. */
+  idleMs: number | (() => number);
   step: () => Promise<boolean>;
 }): PollingWorker {
   const idle = createWakeableSleep(opts.idleMs);

@@ -28,4 +28,16 @@ describe("wakeable sleep", () => {
     await idle.sleep();
     expect(Date.now() - second).toBeGreaterThanOrEqual(25);
   });
+
+  it("works out each sleep's length when given a function", async () => {
+    let next = 200;
+    const idle = createWakeableSleep(() => next);
+    let started = Date.now();
+    await idle.sleep();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    next = 20;
+    started = Date.now();
+    await idle.sleep();
+    expect(Date.now() - started).toBeLessThan(150);
+  });
 });

@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryBus, migrateMessaging, outboxInsert, type IncomingMessage } from "@cardhold/bus";
+import { createMemoryBus, enqueue, migrateMessaging, outboxInsert, type IncomingMessage } from "@cardhold/bus";
 import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import { createMetrics } from "./metrics";
 import { serviceOutboxRelay, type ServiceDeps } from "./service-kit";
@@ -9,7 +9,7 @@ let database: TestDatabase;
 
 beforeAll(async () => {
   database = await createTestDatabase({ poolSize: 4 });
-  for (const schema of ["sole", "shared"]) await migrateMessaging(database.db, schema);
+  for (const schema of ["sole", "shared", "sole_deletes"]) await migrateMessaging(database.db, schema);
 });
 afterAll(async () => {
   await database?.stop();
@@ -49,5 +49,26 @@ describe("a service's outbox relay", () => {
     const after = await recoveredAfter(true, 7_000);
     expect(after).toBeGreaterThan(1_000);
     expect(after).toBeLessThan(6_000);
+  });
+
+  it("alone, still deletes what it published within a second (the outbox backlog shows what waits, not what went)", async () => {
+    const bus = createMemoryBus();
+    await bus.start();
+    const got: IncomingMessage[] = [];
+    await bus.subscribe({ group: "deletes", topics: ["things.v1"], handler: async (m) => void got.push(m) });
+    const deps = { db: database.db, bus, logger: pino({ level: "silent" }), metrics: createMetrics("d", false) };
+    const relay = serviceOutboxRelay(
+      { ...deps, internalToken: "t", soleInstance: true } as ServiceDeps,
+      "sole_deletes",
+    );
+    relay.start();
+    await new Promise((r) => setTimeout(r, 300));
+    await database.db.tx((tx) => enqueue(tx, "sole_deletes", [{ topic: "things.v1", key: "k", value: { n: 1 } }]));
+    await new Promise((r) => setTimeout(r, 1_200));
+    const { rows } = await database.db.query<{ n: number }>("SELECT count(*)::int AS n FROM sole_deletes.outbox");
+    await relay.stop();
+    await bus.stop();
+    expect(got).toHaveLength(1);
+    expect(rows[0]?.n).toBe(0);
   });
 });

@@ -31,9 +31,10 @@ export interface ServiceDeps {
 /**
  * An outbox relay on a database no other process writes: every row is handed over by the transaction that committed
  * it (or the relay is woken), so reading the table only recovers what a lost commit answer left, and the relay reads
- * it first after any failure anyway. Once every 5 s instead of twice a second, and a lease renewed once a minute.
+ * it first after any failure anyway. With nothing published to delete, once every 5 s instead of twice a second (what
+ * it published is still deleted within half a second), and a lease renewed once a minute.
  */
-export const SOLE_INSTANCE_RELAY = { idleMs: 5_000, leaseMs: 120_000 } as const;
+export const SOLE_INSTANCE_RELAY = { recoveryReadMs: 5_000, leaseMs: 120_000 } as const;
 
 /** The service's outbox relay, read as often as the instances sharing its database need. */
 export function serviceOutboxRelay(deps: ServiceDeps, schema: string): OutboxRelay {
