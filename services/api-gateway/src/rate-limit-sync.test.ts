@@ -9,10 +9,12 @@ const caller = { businessId: "bus.limited", keyId: "key.1" };
 const OVERRIDE = { business_id: "bus.limited", per_key_rate: 1, per_key_burst: 2, per_business_rate: null };
 
 /** A database that answers the sync's three statements and keeps what it was asked, statement by statement. */
-function recordingDb() {
+function recordingDb(failFirst = 0) {
   const asked: string[] = [];
+  let failures = failFirst;
   const db = {
     query: async (text: string) => {
+      if (failures-- > 0) throw new Error("database away");
       if (text.includes("FROM gateway.rate_limits")) asked.push("overrides");
       else if (text.includes("INSERT INTO gateway.rate_limit_usage")) asked.push("write usage");
       else if (text.includes("FROM gateway.rate_limit_usage")) asked.push("read usage");
@@ -57,5 +59,17 @@ describe("the rate limits' sync", () => {
     await sync.stop();
     expect(admitted).toEqual([true, true, false]); // the override from the database: a burst of 2
     expect(asked).toEqual(["overrides"]);
+  });
+
+  it("alone: reads the overrides again until a read succeeds", async () => {
+    const { db, asked } = recordingDb(1);
+    const limiter = createRateLimiter(defaults);
+    const sync = createRateLimitSync(db, limiter, pino({ level: "silent" }), { shared: false });
+    await sync.start();
+    expect(asked).toEqual([]);
+    await vi.advanceTimersByTimeAsync(3 * 60_000);
+    await sync.stop();
+    expect(asked).toEqual(["overrides"]);
+    expect([1, 2, 3].map(() => limiter.admit(caller, Date.now()).admitted)).toEqual([true, true, false]);
   });
 });

@@ -78,6 +78,8 @@ export function createRateLimitSync(
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
+  /** Alone, the overrides are read until one read succeeds; after that they change only through this instance. */
+  let overridesLoaded = false;
 
   const exchange = async () => {
     const mine = limiter.unreported();
@@ -106,7 +108,10 @@ export function createRateLimitSync(
 
   /** Alone: nothing to tell anyone, so what this instance admitted counts as told, and an idle bucket can go. */
   const soleStep = async () => {
-    if (tick === 0) limiter.replaceOverrides(await loadOverrides(db));
+    if (!overridesLoaded) {
+      limiter.replaceOverrides(await loadOverrides(db));
+      overridesLoaded = true;
+    }
     limiter.markReported(limiter.unreported());
     limiter.evictIdle(Date.now(), IDLE_MS);
   };
