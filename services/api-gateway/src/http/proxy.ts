@@ -27,12 +27,22 @@ export interface ProxyOptions {
   upstreams: Record<Upstream, UpstreamTarget>;
   internalToken: string;
   timeoutMs?: number;
+  /** How long an idle connection to a service is kept, whatever the service advertises (default 30 s). */
+  idleConnectionMs?: number;
   /** Where the gateway's own counters go (gateway_network_requests_shed_total). */
   registry?: Registry;
 }
 
 /** Connections to each service over HTTP (an earlier session measured 256: a 3× overload answered later). */
 const CONNECTIONS_PER_SERVICE = 64;
+
+/**
+ * The gateway closes an idle connection to a service itself, well before the service would (65 s, advertised in its
+ * keep-alive header; a load balancer's idle timeout is 60 s). undici would otherwise keep it for the advertised time
+ * less 2 s, counted by a clock that falls behind real time while the event loop is busy: a busy gateway then sends a
+ * request on a connection the service is closing, and the caller gets a 503.
+ */
+const IDLE_CONNECTION_MS = 30_000;
 
 const PASSED_HEADERS = ["content-type", "accept", "idempotency-key", "user-agent"];
 
@@ -66,8 +76,10 @@ const hasBody = (req: Request) => req.rawBody !== undefined && req.method !== "G
 
 /** Forwards an authenticated request to the owning service with the trusted internal headers. */
 export function createProxy(opts: ProxyOptions) {
+  const idleConnectionMs = opts.idleConnectionMs ?? IDLE_CONNECTION_MS;
   const agent = new Agent({
-    keepAliveTimeout: 30_000,
+    keepAliveTimeout: idleConnectionMs,
+    keepAliveMaxTimeout: idleConnectionMs,
     connections: CONNECTIONS_PER_SERVICE,
     headersTimeout: opts.timeoutMs ?? 30_000,
     bodyTimeout: opts.timeoutMs ?? 30_000,
