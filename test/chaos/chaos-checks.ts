@@ -372,7 +372,20 @@ export function printReport(input: ReportInput): boolean {
         : [],
       input.lateAnswersFail ? "must" : "report",
     ],
-    ["no request without any answer after 30 s", stats.timedOut > 0 ? [`${stats.timedOut} timed out`] : [], "must"],
+    [
+      "no request without any answer after 30 s",
+      stats.timedOut > 0
+        ? [
+            `${stats.timedOut} timed out: ${JSON.stringify(
+              stats.incidents
+                .filter((i) => i.outcome === "timed-out")
+                .slice(0, 10)
+                .map((i) => ({ op: i.op, sentAtS: (i.sentAt - input.startedAt) / 1_000, during: windowFor(i)?.what })),
+            )}`,
+          ]
+        : [],
+      "must",
+    ],
   ];
   for (const [name, problems, kind] of checks) {
     lines.push(`${problems.length === 0 ? "PASS" : kind === "must" ? "FAIL" : "NOT MET (reported only)"} ${name}`);

@@ -17,7 +17,14 @@ import { privateDirectory } from "@cardhold/db";
 import { createScratchDatabase } from "../integration/support/scratch-database";
 import { readCpu, type ProcessGroups } from "../../bench/support/process-cpu";
 import { freePort, SERVICE_NAMES } from "../integration/support/service-processes";
-import { httpJson, seededRandom, startPacedLoad, type LoadStats } from "../support/crash-load";
+import {
+  httpJson,
+  loadConnections,
+  openConnections,
+  seededRandom,
+  startPacedLoad,
+  type LoadStats,
+} from "../support/crash-load";
 import { FakeReceiver } from "../support/fake-receiver";
 import type { ReceivedEnvelope } from "../support/platform-audit";
 import { auditAfterRun, printReport } from "./chaos-checks";
@@ -30,6 +37,8 @@ import { startPausableForwarder } from "./pausable-forwarder";
 import { startScaledPlatform } from "./platform-instances";
 import { startWalletProcess } from "./wallet-process";
 import { startBusyCores } from "./busy-cores";
+import { recordFetchTimes } from "./fetch-timing";
+import { traceFromSending } from "./round-robin-proxy";
 import { chaosSchedule, type Fault, type FaultWindow } from "./schedule";
 
 const { values } = parseArgs({
@@ -59,6 +68,12 @@ if (!Number.isInteger(busyCores) || busyCores < 0 || busyCores > 4)
 const schedule = values["no-faults"] ? [] : chaosSchedule(seconds);
 if (values["late-answers"] !== "fail" && values["late-answers"] !== "report")
   throw new Error(`--late-answers is fail or report, not ${values["late-answers"]}`);
+/**
+ * Connections to the gateways' balancer opened before the load, per request a second: about as many requests as
+ * wait at once when a fault holds answers for seconds, so a fault's backlog does not wait for new connections to be
+ * accepted (a Node server accepts one per listener per event-loop turn; the balancer shares this busy process).
+ */
+const OPEN_CONNECTIONS_PER_RATE = 8;
 /** Load after the last fault is over, so the report shows the platform back to normal. */
 const CALM_AFTER_FAULTS_MS = 5_000;
 const log = (line: string) => process.stdout.write(`[chaos ${new Date().toISOString().slice(11, 23)}] ${line}\n`);
@@ -135,11 +150,17 @@ async function run(): Promise<boolean> {
   });
   log(`business, ${setup.cards.length} cards and wallets set up`);
 
+  const connections = loadConnections();
+  cleanups.push(() => connections.close());
+  await openConnections(connections, platform.gatewayUrl, rate * OPEN_CONNECTIONS_PER_RATE);
   const request = httpJson(
     () => platform.gatewayUrl,
     () => setup.key,
     30_000,
+    connections,
   );
+  const fetchTimes = recordFetchTimes();
+  cleanups.push(async () => fetchTimes.stop());
   const windows: FaultWindow[] = [];
   const began = Date.now();
   const cpuGroups: ProcessGroups = {
@@ -155,6 +176,7 @@ async function run(): Promise<boolean> {
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const since = () => Date.now() - began;
+  const loadLabel = `chaos-${seed}`;
   const load = startPacedLoad(
     {
       request,
@@ -162,7 +184,7 @@ async function run(): Promise<boolean> {
       cards: setup.cards,
       customer: setup.customer,
       approved: [],
-      label: `chaos-${seed}`,
+      label: loadLabel,
       maxBillsInFlight: 20,
     },
     rate,
@@ -294,6 +316,32 @@ async function run(): Promise<boolean> {
     lateAnswersFail: values["late-answers"] === "fail",
   });
   process.stdout.write(`${lateDecisionPhases(platform.outputs(), began)}\n`);
+  const slow = platform.slowExchanges();
+  if (slow.length > 0)
+    log(
+      `requests a balanced instance held over 20 s: ${slow.length}, the first: ${JSON.stringify(
+        slow.slice(0, 10).map(({ receivedAt, ...rest }) => ({ ...rest, atS: (receivedAt - began) / 1_000 })),
+      )}`,
+    );
+  const unanswered = stats.incidents.filter((i) => i.outcome === "timed-out" || i.outcome === "cut-off");
+  if (unanswered.length > 0)
+    log(
+      `what the gateways' balancer saw of the requests timed out or cut off (ms from sending): ${JSON.stringify(
+        unanswered
+          .slice(0, 10)
+          .map((i) => traceFromSending(i, platform.gatewayTrace(i.tag ?? ""), fetchTimes.timesOf(i.tag ?? ""))),
+      )}`,
+    );
+  if (values.keep)
+    await writeFile(
+      join(runDir, "requests.json"),
+      JSON.stringify(
+        Array.from({ length: stats.sent }, (_, n) => {
+          const tag = `${loadLabel}-${n + 1}`;
+          return { tag, client: fetchTimes.timesOf(tag), balancer: platform.gatewayTrace(tag) };
+        }),
+      ),
+    );
   if (!passed) process.stdout.write(`${instanceWarnings(platform.outputs())}\n`);
   if (values.keep) {
     const logs = platform.outputs().map(({ id, text }) => `--- ${id} ---\n${text}`);

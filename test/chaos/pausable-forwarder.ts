@@ -1,5 +1,5 @@
 import { Agent, createServer, request, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { endToEndHeaders, listenOnFreePort } from "./forwarding-hop";
 import type { ReceivedEnvelope } from "../support/platform-audit";
 
 export interface PausableForwarder {
@@ -32,24 +32,24 @@ export async function startPausableForwarder(target: string): Promise<PausableFo
       if (Date.now() < pausedUntil) return void held.add(res);
       const body = Buffer.concat(chunks);
       const passedOn = performance.now();
-      const out = request(target, { method: req.method, headers: req.headers, agent }, (answer) => {
+      const out = request(target, { method: req.method, headers: endToEndHeaders(req.headers), agent }, (answer) => {
         const parts: Buffer[] = [];
         answer.on("data", (chunk: Buffer) => parts.push(chunk));
         answer.on("end", () => {
           const status = answer.statusCode ?? 502;
           answerTimes.push(performance.now() - passedOn);
           if (status >= 200 && status < 300) acknowledged.push(JSON.parse(body.toString("utf8")) as ReceivedEnvelope);
-          res.writeHead(status, answer.headers).end(Buffer.concat(parts));
+          res.writeHead(status, endToEndHeaders(answer.headers)).end(Buffer.concat(parts));
         });
       });
       out.on("error", () => res.destroy());
       out.end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = await listenOnFreePort(server);
   const path = new URL(target).pathname;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
+    url: `http://127.0.0.1:${port}${path}`,
     acknowledged,
     answerTimes,
     pause(ms) {

@@ -5,7 +5,7 @@ import {
   type ServiceName,
 } from "../integration/support/service-processes";
 import { sharedServiceEnv, stopInstances } from "../integration/support/instances";
-import { startRoundRobinProxy, type RoundRobinProxy } from "./round-robin-proxy";
+import { startRoundRobinProxy, type RequestTrace, type RoundRobinProxy, type SlowExchange } from "./round-robin-proxy";
 
 /** Two of each on the real-time path; one of the others (the chaos run kills every instance in turn all the same). */
 const INSTANCES: Record<ServiceName, number> = {
@@ -35,6 +35,10 @@ export interface ScaledPlatform {
   restart(id: string): Promise<void>;
   /** The running instances' pids, by service (for CPU readings). */
   pidsOf(service: ServiceName): number[];
+  /** Requests the balancers saw an instance hold over 20 s, by the balanced service. */
+  slowExchanges(): Array<SlowExchange & { service: ServiceName }>;
+  /** What the gateways' balancer saw of a load request, by its tag. */
+  gatewayTrace(tag: string): RequestTrace | undefined;
   /** Each instance's output so far, killed ones included (for a failed run's report). */
   outputs(): Array<{ id: string; text: string }>;
   stop(): Promise<void>;
@@ -57,11 +61,13 @@ export async function startScaledPlatform(
   const urlsOf = (name: ServiceName) =>
     instances.filter((i) => i.name === name).map((i) => `http://127.0.0.1:${i.port}`);
   const balancers: RoundRobinProxy[] = [];
+  const balancerOf = new Map<ServiceName, RoundRobinProxy>();
   const balanced = async (name: ServiceName) => {
     const urls = urlsOf(name);
     if (urls.length === 1) return urls[0]!;
     const proxy = await startRoundRobinProxy(urls);
     balancers.push(proxy);
+    balancerOf.set(name, proxy);
     return proxy.url;
   };
   const { env, operatorToken } = await sharedServiceEnv({
@@ -95,6 +101,9 @@ export async function startScaledPlatform(
     },
     pidsOf: (service) =>
       instances.flatMap((i) => (i.name === service && i.process?.child.pid ? [i.process.child.pid] : [])),
+    slowExchanges: () =>
+      [...balancerOf].flatMap(([service, proxy]) => proxy.slowExchanges().map((e) => ({ ...e, service }))),
+    gatewayTrace: (tag) => balancerOf.get("api-gateway")?.traceOf(tag),
     outputs: () => [...killedOutputs, ...instances.map((i) => ({ id: i.id, text: i.process?.output() ?? "" }))],
     stop: () =>
       stopInstances(

@@ -3,30 +3,86 @@
  * captures approved earlier, checks and bill payments, from a fixed number of concurrent workers. A request cut off
  * by a killed server (connection reset or refused) is counted, not thrown.
  */
+import { Agent, request, type Dispatcher } from "undici";
 
 export interface Reply {
   status: number;
   body: any;
 }
 
-/** JSON over HTTP with a Bearer key; throws on a network error or when `timeoutMs` passes. */
-export function httpJson(baseUrl: () => string, key: () => string, timeoutMs = 30_000) {
-  return async (method: string, path: string, body?: unknown): Promise<Reply> => {
-    const res = await fetch(baseUrl() + path, {
-      method,
-      headers: { authorization: `Bearer ${key()}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await res.text();
+/** A header naming each request of a load, so a balancer in front of the platform can tell which it saw. */
+export const LOAD_TAG_HEADER = "x-load-tag";
+
+/** A request that ended without an answer because its connection failed (reset, refused, closed). */
+export class CutOff extends Error {
+  constructor(override readonly cause: Error & { code?: string }) {
+    super([cause.code, cause.message].filter(Boolean).join(" "));
+    this.name = "CutOff";
+  }
+}
+
+/**
+ * The load's connections: an idle one is kept 10 minutes, so those a burst opened are still there for the next
+ * burst. A new connection costs a Node server an event-loop turn to accept (one per listener per turn), which a
+ * busy machine stretches to seconds; a card network's links stay open likewise.
+ */
+export const loadConnections = () => new Agent({ keepAliveTimeout: 600_000, keepAliveMaxTimeout: 600_000 });
+
+const sharedConnections = loadConnections();
+
+/**
+ * JSON over HTTP with a Bearer key; throws CutOff on a network error, and a TimeoutError when `timeoutMs` passes.
+ * `tag` goes out as LOAD_TAG_HEADER.
+ */
+export function httpJson(
+  baseUrl: () => string,
+  key: () => string,
+  timeoutMs = 30_000,
+  dispatcher: Dispatcher = sharedConnections,
+) {
+  return async (method: string, path: string, body?: unknown, tag?: string): Promise<Reply> => {
+    const signal = AbortSignal.timeout(timeoutMs);
+    let text: string;
+    let status: number;
+    try {
+      const res = await request(baseUrl() + path, {
+        method: method as Dispatcher.HttpMethod,
+        headers: {
+          authorization: `Bearer ${key()}`,
+          "content-type": "application/json",
+          ...(tag && { [LOAD_TAG_HEADER]: tag }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        dispatcher,
+      });
+      status = res.statusCode;
+      text = await res.body.text();
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      throw new CutOff(error as Error);
+    }
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
       json = text;
     }
-    return { status: res.status, body: json };
+    return { status, body: json };
   };
+}
+
+/**
+ * Opens about `count` connections to `baseUrl` before a load starts (concurrent GET /health, each holding one), so
+ * the load's bursts find them open instead of waiting for new ones to be accepted.
+ */
+export async function openConnections(dispatcher: Dispatcher, baseUrl: string, count: number): Promise<void> {
+  await Promise.all(
+    Array.from({ length: count }, async () => {
+      const res = await request(`${baseUrl}/health`, { dispatcher, signal: AbortSignal.timeout(30_000) });
+      await res.body.text();
+    }),
+  );
 }
 
 /** A small seeded generator (mulberry32), so a failing run can be repeated with its seed. */
@@ -51,7 +107,7 @@ export interface LoadStats {
   timedOut: number;
   /** `op status outcome` → count, e.g. `capture 200 approved`. */
   outcomes: Record<string, number>;
-  /** 5xx answers and unexpected errors, with their bodies. */
+  /** 5xx answers (load shedding's 503 platform-overloaded apart) and unexpected errors, with their bodies. */
   errors: string[];
   /** The requests cut off, with how long they had been waiting: `capture 1830ms`. */
   cut: string[];
@@ -73,6 +129,10 @@ export interface Incident {
   /** For an authorization answered: `status decisionType statusReason`, e.g. `declined system-response timeout-error`. */
   decided?: string;
   ms: number;
+  /** Why a request was cut off or failed without an answer: the error's code and message. */
+  cause?: string;
+  /** The request's LOAD_TAG_HEADER. */
+  tag?: string;
 }
 
 export const emptyStats = (): LoadStats => ({
@@ -98,7 +158,8 @@ export function addStats(into: LoadStats, from: LoadStats): void {
 }
 
 export interface LoadContext {
-  request: (method: string, path: string, body?: unknown) => Promise<Reply>;
+  /** `tag` names the request (sent as LOAD_TAG_HEADER, kept in its incident). */
+  request: (method: string, path: string, body?: unknown, tag?: string) => Promise<Reply>;
   random: () => number;
   cards: string[];
   customer: string;
@@ -143,9 +204,10 @@ function loadOperations(ctx: LoadContext, stats: LoadStats): { next: () => Promi
 
   const send = async (op: string, method: string, path: string, body?: unknown): Promise<Reply | undefined> => {
     stats.sent++;
+    const tag = `${ctx.label}-${stats.sent}`;
     const sentAt = Date.now();
     try {
-      const reply = await ctx.request(method, path, body);
+      const reply = await ctx.request(method, path, body, tag);
       stats.answered++;
       const ms = Date.now() - sentAt;
       const data = reply.body?.data;
@@ -153,10 +215,11 @@ function loadOperations(ctx: LoadContext, stats: LoadStats): { next: () => Promi
         const decided = data?.decisionType
           ? `${data.status} ${data.decisionType} ${data.statusReason ?? ""}`.trim()
           : undefined;
-        stats.incidents.push({ sentAt, op, outcome: reply.status, code: reply.body?.code, decided, ms });
+        stats.incidents.push({ sentAt, op, outcome: reply.status, code: reply.body?.code, decided, ms, tag });
       }
       count(`${op} ${reply.status} ${data?.status ?? reply.body?.code ?? ""}`.trim());
-      if (reply.status >= 500)
+      // Load shedding is an answer in time that nothing was created: counted in outcomes, not as an error.
+      if (reply.status >= 500 && reply.body?.code !== "platform-overloaded")
         stats.errors.push(`${op} ${method} ${path} → ${reply.status} ${JSON.stringify(reply.body)}`);
       return reply;
     } catch (error) {
@@ -164,14 +227,14 @@ function loadOperations(ctx: LoadContext, stats: LoadStats): { next: () => Promi
       const ms = Date.now() - sentAt;
       if (err.name === "TimeoutError" || err.name === "AbortError") {
         stats.timedOut++;
-        stats.incidents.push({ sentAt, op, outcome: "timed-out", ms });
-      } else if (err.message === "fetch failed") {
+        stats.incidents.push({ sentAt, op, outcome: "timed-out", ms, tag });
+      } else if (err instanceof CutOff) {
         stats.cutOff++;
         stats.cut.push(`${op} ${ms}ms`);
-        stats.incidents.push({ sentAt, op, outcome: "cut-off", ms });
+        stats.incidents.push({ sentAt, op, outcome: "cut-off", ms, cause: err.message, tag });
       } else {
         stats.errors.push(`${op} ${method} ${path} → ${err.name}: ${err.message}`);
-        stats.incidents.push({ sentAt, op, outcome: "error", ms });
+        stats.incidents.push({ sentAt, op, outcome: "error", ms, cause: err.message, tag });
       }
       return undefined;
     }
