@@ -19,7 +19,7 @@ export interface RequestTrace {
   clientPort?: number;
   connectedAt?: number;
   /** Each upstream tried, when, and how that attempt ended (and when). */
-  attempts: Array<{ upstream: string; at: number; ended?: "answered" | "cut off"; endedAt?: number }>;
+  attempts: Array<{ upstream: string; at: number; ended?: AttemptEnd; endedAt?: number }>;
   /** When the client's connection closed or its answer was fully written. */
   closedAt?: number;
 }
@@ -32,8 +32,11 @@ export interface SlowExchange {
   receivedAt: number;
   /** How long the upstream held it, or has held it so far. */
   ms: number;
-  outcome: "answered" | "cut off" | "still waiting";
+  outcome: AttemptEnd | "still waiting";
 }
+
+/** How an attempt on one upstream ended: refused (tried on the next one), answered, or cut off once it had begun. */
+type AttemptEnd = "answered" | "refused" | "cut off";
 
 /** How long a client's idle connection is kept open: longer than the load's own limit (crash-load.ts). */
 const CLIENT_IDLE_LIMIT_MS = 660_000;
@@ -65,7 +68,7 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
     const attempt: RequestTrace["attempts"][number] = { upstream, at: exchange.receivedAt };
     traceOf(req)?.attempts.push(attempt);
     waiting.add(exchange);
-    return (outcome: "answered" | "cut off") => {
+    return (outcome: AttemptEnd) => {
       if (!waiting.delete(exchange)) return;
       attempt.ended = outcome;
       attempt.endedAt = Date.now();
@@ -102,8 +105,9 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
         });
       });
       out.on("error", (error: NodeJS.ErrnoException) => {
-        ended("cut off");
-        if (error.code === "ECONNREFUSED" && !res.headersSent) return resolve("refused");
+        const refused = error.code === "ECONNREFUSED" && !res.headersSent;
+        ended(refused ? "refused" : "cut off");
+        if (refused) return resolve("refused");
         if (!res.headersSent)
           res
             .writeHead(502, { "content-type": "application/json" })
