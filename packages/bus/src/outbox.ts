@@ -101,7 +101,8 @@ export interface OutboxRelay {
   /**
    * Call before this process commits anything to the outbox (first in a service's start). When the bus is shared by
    * other processes and another relay holds the lease, it records this one's presence and waits until the holder has
-   * surely read it (its next lease renewal, within `leaseMs / 2`): from then on the holder reads the table before
+   * surely read it (its next lease renewal, due half a lease after its last: see untilHolderRenews, at most
+   * `leaseMs / 2`, nothing when the holder stopped renewing): from then on the holder reads the table before
    * publishing its own rows, so none of them overtakes a row this process committed first. Without the wait a holder
    * that did not know of this instance yet could publish its reversal from memory ahead of the approval committed
    * here. At once when this relay takes the lease, or on a bus no other process uses.
@@ -124,6 +125,17 @@ export interface OutboxRow {
   key: string;
   value: string | null;
   headers: Record<string, string>;
+}
+
+/**
+ * How long a relay that announced itself waits before its process commits, given how long the holder's lease has
+ * left (`expiresInMs`, renewed for `leaseMs` each time): until half a lease after the holder's last renewal, when it
+ * renews before it publishes again and so reads the announcement, plus a tenth of a lease for the time between its
+ * check and its publish. Never longer than half a lease (the earlier fixed wait); nothing when the holder renewed long
+ * ago — a killed process, which the announcing one often replaces.
+ */
+export function untilHolderRenews(expiresInMs: number, leaseMs: number): number {
+  return Math.min(leaseMs / 2, Math.max(0, Math.ceil(expiresInMs - leaseMs / 2 + leaseMs / 10)));
 }
 
 /** How often the lease holder reads the table while other processes write the same outbox (see pollSoon). */
@@ -194,6 +206,15 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     lastRenewedAt = held ? renewedAt : 0;
     leaseSafeUntil = held ? renewedAt + leaseMs / 2 : 0;
     return held;
+  };
+
+  /** How long the lease has left by the database's clock (the holder's renewals are stamped by it too). */
+  const leaseExpiresInMs = async () => {
+    const { rows } = await db.query<{ expires_in_ms: number }>(
+      `SELECT (extract(epoch FROM expires_at - now()) * 1000)::float8 AS expires_in_ms
+         FROM ${schema}.outbox_relay_lease WHERE name = 'relay'`,
+    );
+    return rows[0]?.expires_in_ms ?? leaseMs;
   };
 
   /** Rows committed by this process and handed over, not yet published. */
@@ -333,7 +354,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     async announce() {
       if (!bus.crossProcess || (await holdLease())) return;
       // holdLease stamped others_until (the lease is another's); the holder reads it when it renews.
-      await new Promise((r) => setTimeout(r, leaseMs / 2));
+      const waitMs = untilHolderRenews(await leaseExpiresInMs(), leaseMs);
+      await new Promise((r) => setTimeout(r, waitMs));
     },
     start() {
       const ours = (note: unknown): note is CommittedRows => isCommittedRows(note) && note.outbox === schema;
