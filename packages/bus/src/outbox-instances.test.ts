@@ -88,42 +88,31 @@ describe("outbox relays of several processes", () => {
     expect(got.map((m) => m.id)).toEqual(["msg.warm", "msg.approved-3", "msg.reversed-3"]);
   });
 
+  /** How long a new instance's announce() takes while another holds a `leaseMs` lease that runs out in `leftMs`. */
+  const announceWaitWhileHeld = async (leftMs: number, leaseMs: number) => {
+    await first.query(
+      "INSERT INTO svc.outbox_relay_lease (name, owner, expires_at) VALUES ('relay', 'holder', now() + $1 * interval '1 ms')",
+      [leftMs],
+    );
+    const bus = { ...createMemoryBus(), crossProcess: true };
+    const relay = createOutboxRelay({ db: second, schema: "svc", bus, logger, leaseMs });
+    const announcing = Date.now();
+    await relay.announce();
+    const waitedMs = Date.now() - announcing;
+    await relay.stop();
+    return waitedMs;
+  };
+
   it("a new instance whose lease holder stopped renewing (a killed process) commits at once", async () => {
     // The holder renewed a 5 s lease 3 s ago and was killed: it renews before it publishes anything, if it lives.
-    await first.query(
-      "INSERT INTO svc.outbox_relay_lease (name, owner, expires_at) VALUES ('relay', 'killed', now() + interval '2 s')",
-    );
-    const successor = createOutboxRelay({
-      db: second,
-      schema: "svc",
-      bus: { ...createMemoryBus(), crossProcess: true },
-      logger,
-      leaseMs: 5_000,
-    });
-    const announcing = Date.now();
-    await successor.announce();
-    expect(Date.now() - announcing).toBeLessThan(400); // the fixed wait was half the lease, 2.5 s
-    await successor.stop();
+    expect(await announceWaitWhileHeld(2_000, 5_000)).toBeLessThan(400); // the fixed wait was half the lease, 2.5 s
   });
 
   it("a new instance waits until half a lease after the holder's last renewal, plus a tenth", async () => {
     // Renewed 600 ms ago for 2 s: due to renew (and read the announcement) 400 ms from now; 200 ms on top.
-    await first.query(
-      "INSERT INTO svc.outbox_relay_lease (name, owner, expires_at) VALUES ('relay', 'holder', now() + interval '1400 ms')",
-    );
-    const other = createOutboxRelay({
-      db: second,
-      schema: "svc",
-      bus: { ...createMemoryBus(), crossProcess: true },
-      logger,
-      leaseMs: 2_000,
-    });
-    const announcing = Date.now();
-    await other.announce();
-    const waitedMs = Date.now() - announcing;
+    const waitedMs = await announceWaitWhileHeld(1_400, 2_000);
     expect(waitedMs).toBeGreaterThanOrEqual(550);
     expect(waitedMs).toBeLessThan(900); // the fixed wait was 1,000 ms
-    await other.stop();
   });
 
   it("announcing on a bus no other process uses, or as the lease's taker, does not wait", async () => {
