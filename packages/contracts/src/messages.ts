@@ -66,6 +66,15 @@ export const eventPublishedMessage = busEnvelope(
      * can no longer deliver in time, and answers `platform-overloaded` instead.
      */
     answerBy: z.iso.datetime().optional(),
+    /**
+     * A decision event's way back: the internal address of the engine process that asked (and holds the request
+     * waiting on the answer). The dispatcher posts the answer there (`POST /internal/decision-answers`) and publishes
+     * it on decisions.v1 only when that fails. Absent: decisions.v1 only.
+     */
+    answerTo: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional(),
   }),
 );
 export type EventPublishedMessage = z.infer<typeof eventPublishedMessage>;
@@ -91,6 +100,9 @@ export const decisionAnsweredMessage = busEnvelope(
   }),
 );
 export type DecisionAnsweredMessage = z.infer<typeof decisionAnsweredMessage>;
+
+/** Where a decision event's `answerTo` takes the decisions.v1 message, posted (internal credential required). */
+export const DECISION_ANSWERS_PATH = "/internal/decision-answers";
 
 /** A fee as fees.v1 carries it: the terms services other than the engine charge it by (the engine's fee record). */
 export const publishedFeeSchema = z.object({

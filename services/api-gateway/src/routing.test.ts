@@ -32,7 +32,17 @@ describe("which service owns a public path", () => {
     expect(ownerOf(path)).toBe(owner);
   });
 
-  it.each(["/", "/nothing", "/tools", "/tools/unknown", "/tools/constructor", "/constructor", "/__proto__"])(
+  it.each([
+    "/",
+    "/nothing",
+    "/tools",
+    "/tools/unknown",
+    "/tools/constructor",
+    "/constructor",
+    "/__proto__",
+    // Internal only: the dispatcher's way back to the engine that asked is never a public path.
+    "/internal/decision-answers",
+  ])(
     "%s → none (404)",
     (path) => {
       expect(ownerOf(path)).toBeUndefined();

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { runServiceProcess } from "@cardhold/platform";
+import { answerAddress } from "./authorizations/answer-address";
 import { MIN_TIMEOUT_MS } from "./network-interface/deadlines";
 import { DEFAULT_RETENTION_HOURS } from "./network-interface/message-retention";
 import { DEFAULT_TIMEOUT_MS } from "./network-interface/network-interface";
@@ -23,11 +24,19 @@ await runServiceProcess({
     /** How long an answer is kept for the message's repeats (network-interface/message-retention.ts). */
     ISO8583_RETENTION_HOURS: z.coerce.number().int().min(1).max(8_760).default(DEFAULT_RETENTION_HOURS),
     HOST: z.string().default("127.0.0.1"),
+    /**
+     * This instance's internal address as the event dispatchers reach it: receivers' answers are posted straight back
+     * to it. Unset: http://HOST:PORT when HOST is one address; none when HOST listens on every address (0.0.0.0, ::).
+     * `off`: none. With none, answers travel on decisions.v1.
+     */
+    ENGINE_ANSWER_URL: z.union([z.literal("off"), z.url({ protocol: /^https?$/ })]).optional(),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8084),
   },
   create: (deps, config) =>
     createService(deps, {
       cardDataKey: config.CARD_DATA_KEY,
       sweeperGraceMs: config.DECISION_SWEEPER_GRACE_MS,
+      answerTo: answerAddress(config.ENGINE_ANSWER_URL, config.HOST, config.PORT),
       admission: {
         maxQueuedMs: config.AUTHORIZATION_MAX_QUEUED_MS,
         maxInProgress: config.AUTHORIZATION_MAX_IN_PROGRESS,

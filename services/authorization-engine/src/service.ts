@@ -19,6 +19,8 @@ import {
   serviceOutboxRelay,
 } from "@cardhold/platform";
 import { LedgerError } from "./domain/ledger";
+import { createAnswerIntake } from "./authorizations/answer-intake";
+import { decisionAnswerRoutes } from "./authorizations/decision-answers.routes";
 import { createDecisionLateness } from "./authorizations/decision-lateness";
 import { createDecisionWaiters, type DecisionWaiters } from "./authorizations/decision-waiters";
 import { createTimeoutDefaults } from "./authorizations/timeout-defaults";
@@ -60,6 +62,11 @@ export interface EngineOptions {
   liveFxRates?: FxRatesProvider;
   /** The ISO 8583 card-network interface on its own TCP port (ISO8583_PORT); off when absent. */
   networkInterface?: NetworkInterfaceOptions;
+  /**
+   * This process's internal address as the event dispatchers reach it (ENGINE_ANSWER_URL): each decision event carries
+   * it, and the receiver's answer is posted straight back here instead of travelling through decisions.v1.
+   */
+  answerTo?: string;
 }
 
 export interface EngineService extends Service {
@@ -69,7 +76,8 @@ export interface EngineService extends Service {
 
 /**
  * Card programs, cards, accounts, the ledger and authorizations: the real-time decision (ARCHITECTURE §5). Answers
- * come back on decisions.v1; overdue ones end with the timeout default through the deadline sweeper.
+ * come back posted to this process (answerTo) or on decisions.v1; overdue ones end with the timeout default through the
+ * deadline sweeper.
  */
 export async function createService(deps: ServiceDeps, opts: EngineOptions): Promise<EngineService> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
@@ -97,11 +105,13 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   const admission = createAdmission({ ...opts.admission, onShed: () => shed.inc() });
   registerLoadGauges(deps.metrics.registry, deps.db, admission, waiters);
   registerMessagingGauges(deps, NAME, SCHEMA);
-  const sim = simulation({ db: deps.db, waiters, sweeperGraceMs, admission });
+  const takeAnswer = createAnswerIntake({ db: deps.db, waiters, lateness });
+  const answerTo = opts.answerTo;
+  const sim = simulation({ db: deps.db, waiters, sweeperGraceMs, admission, answerTo });
   const network =
     opts.networkInterface &&
     createNetworkInterface(
-      { db: deps.db, vault, logger: deps.logger, waiters, admission },
+      { db: deps.db, vault, logger: deps.logger, waiters, admission, answerTo },
       deps.metrics.registry,
       opts.networkInterface,
     );
@@ -124,6 +134,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
       // After simulationRoutes: its /simulation guard (test keys only) must run first.
       disputeSimulationRoutes(app, deps.db);
       cardPrintingRoutes(app, cards);
+      decisionAnswerRoutes(app, takeAnswer);
       app.use(ledgerRefusals);
     },
     SCHEMA,
@@ -137,7 +148,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
       await customers.subscribe(deps.bus, deps.logger);
       await subscribeToBusinesses(deps.db, deps.bus, deps.logger);
       await subscribeToWebhooks(deps.db, deps.bus, deps.logger);
-      await subscribeToDecisions({ ...messaging, waiters, lateness });
+      await subscribeToDecisions({ bus: deps.bus, logger: deps.logger, takeAnswer });
       await subscribeToLedgerCommands(messaging);
       relay.start();
       sweeper.start();

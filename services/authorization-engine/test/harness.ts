@@ -33,6 +33,8 @@ export interface EngineHarness {
   routedTo: Map<string, string | undefined>;
   /** The deadline each decision event carried (events.v1 answerBy), by event id. */
   answerBy: Map<string, string | undefined>;
+  /** The way back each decision event carried (events.v1 answerTo), by event id. */
+  answerTo: Map<string, string | undefined>;
   ledgerResults: LedgerResultMessage["data"][];
   url: string;
   /** The ISO 8583 network interface's port (when started with `networkInterface`). */
@@ -42,7 +44,7 @@ export interface EngineHarness {
 }
 
 export async function startEngine(
-  opts: Pick<EngineOptions, "sweeperGraceMs" | "admission" | "networkInterface"> & {
+  opts: Pick<EngineOptions, "sweeperGraceMs" | "admission" | "networkInterface" | "answerTo"> & {
     now?: () => number;
     /** The engine's logger (silent by default): a test reads what it logs. */
     logger?: Logger;
@@ -53,6 +55,7 @@ export async function startEngine(
   const events: Envelope[] = [];
   const routedTo = new Map<string, string | undefined>();
   const answerBy = new Map<string, string | undefined>();
+  const answerTo = new Map<string, string | undefined>();
   const ledgerResults: LedgerResultMessage["data"][] = [];
 
   /** A memory bus with the test's recorders, and an engine on it. */
@@ -63,10 +66,11 @@ export async function startEngine(
       group: "test-events",
       topics: [TOPICS.events],
       handler: async (m) => {
-        const { envelope, webhookId, answerBy: due } = (m.value as EventPublishedMessage).data;
+        const { envelope, webhookId, answerBy: due, answerTo: back } = (m.value as EventPublishedMessage).data;
         events.push(envelope);
         routedTo.set(envelope.metadata.event, webhookId);
         answerBy.set(envelope.metadata.event, due);
+        answerTo.set(envelope.metadata.event, back);
       },
     });
     await bus.subscribe({
@@ -87,6 +91,7 @@ export async function startEngine(
       sweeperGraceMs: opts.sweeperGraceMs ?? 0,
       admission: opts.admission,
       networkInterface: opts.networkInterface,
+      answerTo: opts.answerTo,
     });
     await service.start();
     const http = await listen(service.app, 0);
@@ -104,6 +109,7 @@ export async function startEngine(
     events,
     routedTo,
     answerBy,
+    answerTo,
     ledgerResults,
     get bus() {
       return running.bus;
@@ -180,14 +186,17 @@ export const eventsOf = (h: EngineHarness, resourceId: string) =>
       (e.data as { authorization?: string }).authorization === resourceId,
   );
 
+type DecisionAnswer = { httpStatus?: number; body?: unknown; error?: DecisionAnsweredMessage["data"]["error"] };
+
 /** decisions.v1 as the dispatcher publishes it: the receiver's HTTP answer, or an error instead. */
-export async function answerDecision(
-  h: EngineHarness,
-  as: Business,
-  event: Envelope,
-  answer: { httpStatus?: number; body?: unknown; error?: DecisionAnsweredMessage["data"]["error"] },
-): Promise<void> {
-  const value: DecisionAnsweredMessage = {
+export async function answerDecision(h: EngineHarness, as: Business, event: Envelope, answer: DecisionAnswer) {
+  const value = decisionAnswered(as, event, answer);
+  await h.bus.publish([{ topic: TOPICS.decisions, key: value.data.resourceId, value, id: newId("message") }]);
+}
+
+/** The decisions.v1 message the dispatcher makes of a receiver's answer to `event`. */
+export function decisionAnswered(as: Business, event: Envelope, answer: DecisionAnswer): DecisionAnsweredMessage {
+  return {
     type: "decision.answered",
     businessId: as.businessId,
     mode: as.mode,
@@ -202,7 +211,6 @@ export async function answerDecision(
       error: answer.error ?? null,
     },
   };
-  await h.bus.publish([{ topic: TOPICS.decisions, key: value.data.resourceId, value, id: newId("message") }]);
 }
 
 /** Waits for the next event matching `match` that `seen` does not hold yet, and marks it seen. */

@@ -12,6 +12,7 @@ import {
   migrationsOf,
   serviceOutboxRelay,
 } from "@cardhold/platform";
+import { createAnswerReturn } from "./delivery/answer-return";
 import { createDeliveryWorker, SOLE_INSTANCE_POLLS } from "./delivery/delivery.worker";
 import { createSigningKeyCache } from "./delivery/signing-keys";
 import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS, type RetrySchedule } from "./domain/retry-schedule";
@@ -39,7 +40,10 @@ export interface DispatcherOptions {
   queueVacuum?: QueueVacuumOptions;
 }
 
-/** Signed delivery of events.v1 to webhooks, with retries; decision answers go back on decisions.v1. */
+/**
+ * Signed delivery of events.v1 to webhooks, with retries; decision answers go back to the engine that asked (posted), or
+ * on decisions.v1.
+ */
 export async function createService(deps: ServiceDeps, opts: DispatcherOptions): Promise<Service> {
   await prepareSchema(deps.db, SCHEMA, MIGRATIONS);
   const keys = signingKeySealer(opts.secretsKey);
@@ -53,6 +57,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
   });
   registerMessagingGauges(deps, NAME, SCHEMA);
   registerDeliveryQueueGauges(deps.metrics.registry, deps.db);
+  const answerReturn = createAnswerReturn(deps.internalToken, deps.logger, deps.metrics.registry);
   const worker = createDeliveryWorker({
     db: deps.db,
     logger: deps.logger,
@@ -65,6 +70,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
     allowPrivateTargets: opts.allowPrivateTargets,
     onDecisionNotSent: () => decisionsNotSent.inc(),
     queueVacuum: opts.queueVacuum,
+    answerReturn,
     ...(deps.soleInstance && SOLE_INSTANCE_POLLS),
   });
   const routing = createRoutingTables();
@@ -82,6 +88,7 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
     async stop() {
       await worker.stop();
       await relay.stop();
+      await answerReturn.close();
     },
   };
 }

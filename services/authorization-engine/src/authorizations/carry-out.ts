@@ -82,6 +82,8 @@ export interface CarryOutOptions {
    * it and flushes the batch once (timeout defaults applied together). Needs `ledger`; not with `isNew`.
    */
   deferWrites?: boolean;
+  /** Where the dispatcher posts the receiver's answer to a decision event the step emits (NetworkContext.answerTo). */
+  answerTo?: string;
 }
 
 /**
@@ -155,7 +157,8 @@ export async function carryOut(
   const messages: OutgoingMessage[] = [
     ...events.map((e) => {
       const answerBy = e.id === decisionEvent ? (saved.decision_due_at ?? undefined) : undefined;
-      return eventFor(scope, e.kind, toAuthorizationEventRecord(saved), saved.id, e.id, webhook, answerBy).message;
+      const decision = answerBy && { answerBy, answerTo: opts.answerTo };
+      return eventFor(scope, e.kind, toAuthorizationEventRecord(saved), saved.id, e.id, webhook, decision).message;
     }),
     ...transactions.map(
       (t) => eventFor(scope, "card.transaction.created", toTransactionRecord(t), saved.id, undefined, webhook).message,

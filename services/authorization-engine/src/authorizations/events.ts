@@ -3,6 +3,12 @@ import { TOPICS, type EventPublishedMessage, type Mode } from "@cardhold/contrac
 import { newId } from "@cardhold/platform";
 import type { Scope } from "@cardhold/query";
 
+/** What a decision event carries beside the event: its deadline, and the asking engine's address for the answer. */
+export interface DecisionAsked {
+  answerBy: Date;
+  answerTo?: string;
+}
+
 /**
  * A customer-facing event for the dispatcher (events.v1, keyed by the resource so one authorization's events are
  * delivered in order), optionally to one named webhook. Returns the message and the event id (`evt.…`).
@@ -14,7 +20,7 @@ export function eventFor(
   resourceId: string,
   eventId: string = newId("event"),
   webhookId?: string,
-  answerBy?: Date,
+  decision?: DecisionAsked,
 ): { message: OutgoingMessage; eventId: string } {
   const now = new Date().toISOString();
   const value: EventPublishedMessage = {
@@ -26,7 +32,8 @@ export function eventFor(
       resourceId,
       envelope: { event: kind, data, metadata: { sentAt: now, event: eventId } },
       ...(webhookId && { webhookId }),
-      ...(answerBy && { answerBy: answerBy.toISOString() }),
+      ...(decision && { answerBy: decision.answerBy.toISOString() }),
+      ...(decision?.answerTo && { answerTo: decision.answerTo }),
     },
   };
   return { message: { topic: TOPICS.events, key: resourceId, value }, eventId };

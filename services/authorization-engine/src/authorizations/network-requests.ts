@@ -39,6 +39,11 @@ export interface NetworkContext {
    * here, a request that waited too long for its database connection is refused.
    */
   admission?: Admission;
+  /**
+   * This engine process's internal address, carried by each decision event it emits: the dispatcher posts the
+   * receiver's answer straight back here, where the request waits on it (none: the answer comes on decisions.v1).
+   */
+  answerTo?: string;
 }
 
 /** What a card network sends with an authorization request (the simulation endpoints play the network). */
@@ -233,7 +238,7 @@ function takeRequest(
                 await standInFor(tx, fresh, now),
               )
             : askReceiver(domain, askedAt);
-      const taken = await carryOut(tx, scope, fresh, step, { ledger, isNew: true });
+      const taken = await carryOut(tx, scope, fresh, step, { ledger, isNew: true, answerTo: ctx.answerTo });
       await recordIdempotentEffect(tx, { authorization: taken.id });
       return taken;
     })
@@ -263,7 +268,7 @@ async function transition(
     if (!current) throw notFound("Card authorization", id);
     try {
       const { step, ledger } = await next(tx, current);
-      return await carryOut(tx, scope, current, step, { ledger });
+      return await carryOut(tx, scope, current, step, { ledger, answerTo: ctx.answerTo });
     } catch (error) {
       if (error instanceof IllegalTransition)
         throw stateConflict(

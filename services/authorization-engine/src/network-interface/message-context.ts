@@ -17,6 +17,8 @@ export interface MessageContext {
   /** How long the network waits for an answer in all (ISO8583_TIMEOUT_MS). */
   timeoutMs: number;
   now?: () => number;
+  /** This process's address for answers to its decision events (NetworkContext.answerTo). */
+  answerTo?: string;
 }
 
 /** What a message came to: the answer, the authorization it concerns, and whether a repeat gets the same answer. */

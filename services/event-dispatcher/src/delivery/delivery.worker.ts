@@ -20,6 +20,7 @@ import {
 import { NO_ROOM, refreshEventStatus, type InsertClaim } from "../store/events.store";
 import { createQueueVacuum, type QueueVacuumOptions } from "../store/queue-vacuum";
 import { SCHEMA } from "../store/webhooks.store";
+import type { AnswerReturn } from "./answer-return";
 import { createAttemptRecorder } from "./attempt-recorder";
 import { eventTraces } from "./event-traces";
 import { dispatcherFor, sendSigned, type DeliverySigning, type SendResult } from "./send";
@@ -52,6 +53,8 @@ export interface DeliveryWorkerOptions {
   queueVacuum?: QueueVacuumOptions;
   /** How often claims that ran out (a stopped dispatcher's, or sends that outlived them) are given back. */
   reclaimMs?: number;
+  /** Posts an answer straight back to the engine that asked (the event's answer_to); none: decisions.v1 only. */
+  answerReturn?: Pick<AnswerReturn, "post">;
 }
 
 /**
@@ -79,8 +82,14 @@ type DecisionAbout = {
 };
 type DecisionAnswer = Pick<DecisionAnsweredMessage["data"], "httpStatus" | "body" | "latencyMs" | "error">;
 
-/** Decision answers (or why none came) go to the authorization engine on decisions.v1, through the outbox. */
-function decisionAnswered(d: DecisionAbout, answer: DecisionAnswer): OutgoingMessage {
+/**
+ * Decision answers (or why none came) go to the authorization engine on decisions.v1, through the outbox; the common
+ * one, the receiver's answer, is posted to the engine that asked first (answer-return.ts).
+ */
+function decisionAnswered(
+  d: DecisionAbout,
+  answer: DecisionAnswer,
+): OutgoingMessage & { value: DecisionAnsweredMessage } {
   const value: DecisionAnsweredMessage = {
     type: "decision.answered",
     businessId: d.businessId,
@@ -224,7 +233,9 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     const engineDefaultDecides =
       result.error === "timeout" && waitedUntilDeadline(c.policy, c.answer_by, startedAt.getTime());
     if (sole) {
-      const answered = engineDefaultDecides ? undefined : outboxInsert(SCHEMA, [decisionAnswered(about, answer)], 16);
+      const message = engineDefaultDecides ? undefined : decisionAnswered(about, answer);
+      const returned = message && c.answer_to && opts.answerReturn?.post(c.answer_to, message.value);
+      const answered = message && !(await returned) ? outboxInsert(SCHEMA, [message], 16) : undefined;
       await recordAttempt(
         { query: db.bookkeeping },
         attempt,

@@ -89,6 +89,7 @@ export function subscribeToEvents(
           policy: policy.kind,
           answerBy: data.answerBy ? new Date(data.answerBy) : null,
           traceparent: message.headers.traceparent ?? null,
+          answerTo: data.answerTo ?? null,
         };
         eventTraces.remember(event.id, message.headers);
         batch.push({ event, webhookIds: routeEventTo(data.envelope.event, table, data.webhookId).map((w) => w.id) });

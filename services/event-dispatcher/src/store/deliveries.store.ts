@@ -26,6 +26,8 @@ export interface ClaimedDelivery {
   answer_by: Date | null;
   /** The trace the event was published in, if it was traced. */
   traceparent: string | null;
+  /** A decision's way back: the asking engine's address, where the answer is posted (decisions.v1 otherwise). */
+  answer_to: string | null;
   /** How many webhooks the event goes to (usually one). */
   event_deliveries: number;
 }
@@ -101,7 +103,7 @@ export async function claimDueDeliveries(db: Queryable, limits: ClaimLimits): Pr
          FROM due WHERE d.id = due.id
        RETURNING d.*)
      SELECT c.id, c.event_id, c.webhook_id, c.resource_id, c.policy, c.attempts, c.trigger, c.first_attempt_at,
-            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, e.traceparent, w.url,
+            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, e.traceparent, e.answer_to, w.url,
             w.sealed_signing_key, w.sealed_previous_signing_key, w.previous_signing_key_expires_at,
             w.signature_headers,
             (SELECT count(*)::int FROM dispatcher.deliveries x WHERE x.event_id = c.event_id) AS event_deliveries,

@@ -16,6 +16,8 @@ export interface NewEvent {
   answerBy: Date | null;
   /** The trace the event was published in (W3C traceparent), kept so that every delivery of it continues that trace. */
   traceparent?: string | null;
+  /** A decision's way back: the asking engine's address, where the answer is posted (decisions.v1 otherwise). */
+  answerTo?: string | null;
 }
 
 export interface RoutedEvent {
@@ -82,12 +84,12 @@ export async function insertEventsWithDeliveries(
   const { rows } = await db.query<ClaimedDelivery & { inserted: string[]; stored: number } & Record<string, unknown>>(
     `WITH event AS (
        INSERT INTO dispatcher.events (id, business_id, mode, kind, resource_id, envelope, policy, status, answer_by,
-                                      traceparent)
+                                      traceparent, answer_to)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
                             ARRAY(SELECT e::text FROM json_array_elements($6::json) WITH ORDINALITY AS x (e, n) ORDER BY n),
-                            $7::text[], $8::text[], $9::timestamptz[], $24::text[])
+                            $7::text[], $8::text[], $9::timestamptz[], $24::text[], $25::text[])
        ON CONFLICT (id) DO NOTHING
-       RETURNING id, business_id, mode, envelope, created_at, answer_by, traceparent),
+       RETURNING id, business_id, mode, envelope, created_at, answer_by, traceparent, answer_to),
      routed AS (
        SELECT r.*, row_number() OVER (PARTITION BY r.webhook_id, r.resource_id ORDER BY r.ord) AS nth_of_resource,
               row_number() OVER (PARTITION BY r.webhook_id, r.policy ORDER BY r.ord) AS nth_of_lane,
@@ -121,7 +123,7 @@ export async function insertEventsWithDeliveries(
        RETURNING id, event_id, webhook_id, resource_id, policy, status, attempts, trigger, first_attempt_at)
      SELECT ARRAY(SELECT id FROM event) AS inserted, (SELECT count(*)::int FROM deliveries) AS stored,
             d.id, d.event_id, d.webhook_id, d.resource_id, d.policy, d.attempts, d.trigger, d.first_attempt_at,
-            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, e.traceparent, w.url,
+            e.business_id, e.mode, e.envelope, e.created_at AS event_created_at, e.answer_by, e.traceparent, e.answer_to, w.url,
             w.sealed_signing_key, w.sealed_previous_signing_key, w.previous_signing_key_expires_at, w.signature_headers,
             r.event_deliveries
        FROM (SELECT 1) one
@@ -156,6 +158,7 @@ export async function insertEventsWithDeliveries(
       claim.notifications,
       claim.chain,
       column((e) => e.traceparent ?? null),
+      column((e) => e.answerTo ?? null),
     ],
   );
   const claimed = rows.filter((r) => r.id !== null);
