@@ -92,7 +92,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("one trace per payment, distributed", () =>
     await collector.stop();
   });
 
-  it("a capture: gateway → engine → events.v1 → dispatcher → receiver → decisions.v1 → engine, one trace id", async () => {
+  it("a capture: gateway → engine → events.v1 → dispatcher → receiver → the answer posted back to the engine, one trace id", async () => {
     const reply = await api("POST", `/simulation/cards/${card}/request-authorization/capture`, {
       amount: 50_000,
       channel: "online",
@@ -118,12 +118,19 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("one trace per payment, distributed", () =>
       const roots = spans.filter((s) => !s.parentSpanId);
       expect(roots.map((s) => `${s.service} ${s.name}`)).toEqual([expect.stringMatching(/^api-gateway POST/)]);
       expect(names("api-gateway")).toEqual(expect.arrayContaining([expect.stringMatching(/^POST/)]));
+      // The answer came straight back to the engine that asked (answerTo), not on decisions.v1.
       expect(names("authorization-engine")).toEqual(
-        expect.arrayContaining([expect.stringMatching(/^POST/), "send events.v1", "process decisions.v1"]),
+        expect.arrayContaining([
+          expect.stringMatching(/^POST \/simulation/),
+          "send events.v1",
+          "POST /internal/decision-answers",
+        ]),
       );
+      expect(names("authorization-engine")).not.toContain("process decisions.v1");
       expect(names("event-dispatcher")).toEqual(
-        expect.arrayContaining(["process events.v1", "deliver decision", "deliver notification", "send decisions.v1"]),
+        expect.arrayContaining(["process events.v1", "deliver decision", "deliver notification"]),
       );
+      expect(names("event-dispatcher")).not.toContain("send decisions.v1");
       // Every span's parent is in the same trace: nothing was cut between the processes.
       const ids = new Set(spans.map((s) => s.spanId));
       for (const s of spans) if (s.parentSpanId) expect(ids, `${s.service} ${s.name}`).toContain(s.parentSpanId);
