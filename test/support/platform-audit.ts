@@ -63,7 +63,12 @@ export async function missingFinalEvents(query: Query, received: ReceivedEnvelop
     if (!paymentEvents.has(`${kind} ${p.id}`)) missing.push(`${kind} for ${p.id}`);
   }
   const ids = new Set(received.map((e) => e.metadata?.event));
-  const events = await rows("SELECT id, kind, resource_id FROM dispatcher.events WHERE policy = 'notification'");
+  // Only this platform's businesses: on a shared broker, a dispatcher also takes what an earlier run's services
+  // published as they stopped (stored `failed`, routed nowhere: their businesses are not in this database).
+  const events = await rows(
+    `SELECT e.id, e.kind, e.resource_id FROM dispatcher.events e
+      WHERE e.policy = 'notification' AND EXISTS (SELECT 1 FROM gateway.businesses b WHERE b.id = e.business_id)`,
+  );
   for (const e of events)
     if (!ids.has(e.id)) missing.push(`event ${e.id} (${e.kind} of ${e.resource_id}) never received`);
   return missing;

@@ -55,9 +55,14 @@ export function createAnswerReturn(internalToken: string, logger: Logger, regist
           returned.inc({ outcome: "taken" });
           return true;
         }
-        logger.warn({ status: answer.statusCode, eventId: message.data.eventId }, "engine refused a posted answer");
+        logger.warn(
+          { status: answer.statusCode, answerTo, eventId: message.data.eventId },
+          "engine refused a posted answer",
+        );
       } catch (err) {
-        logger.debug({ err, eventId: message.data.eventId }, "answer not posted to the engine");
+        // The engine restarting, or busy past the time limit: the answer takes the Kafka way, a hop later.
+        const why = err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.message) : String(err);
+        logger.warn({ why, answerTo, eventId: message.data.eventId }, "answer not posted to the engine");
       }
       returned.inc({ outcome: "fallback" });
       return false;
