@@ -42,10 +42,7 @@ describe("which service owns a public path", () => {
     "/__proto__",
     // Internal only: the dispatcher's way back to the engine that asked is never a public path.
     "/internal/decision-answers",
-  ])(
-    "%s → none (404)",
-    (path) => {
-      expect(ownerOf(path)).toBeUndefined();
-    },
-  );
+  ])("%s → none (404)", (path) => {
+    expect(ownerOf(path)).toBeUndefined();
+  });
 });

@@ -11,6 +11,7 @@ import { INTERNAL_HEADERS } from "@cardhold/platform";
 export const RETURN_TIMEOUT_MS = 1_000;
 /** Below the engine's keep-alive (65 s) by far: a busy process's idle clock runs late (see the gateway's proxy.ts). */
 const IDLE_CONNECTION_MS = 30_000;
+const WARN_EVERY_MS = 10_000;
 
 export interface AnswerReturn {
   /** Posts the answer to the engine that asked; whether it took it (false: publish it on decisions.v1). */
@@ -39,6 +40,14 @@ export function createAnswerReturn(internalToken: string, logger: Logger, regist
     labelNames: ["outcome"] as const,
     registers: [registry],
   });
+  /** One line per engine address every WARN_EVERY_MS at most: an engine that stays away must not flood the log. */
+  const warnedAt = new Map<string, number>();
+  const warn = (answerTo: string, why: string) => {
+    const now = Date.now();
+    if (now - (warnedAt.get(answerTo) ?? 0) < WARN_EVERY_MS) return;
+    warnedAt.set(answerTo, now);
+    logger.warn({ why, answerTo }, "answer not posted to the engine that asked; it goes on decisions.v1");
+  };
   return {
     async post(answerTo, message) {
       try {
@@ -55,14 +64,10 @@ export function createAnswerReturn(internalToken: string, logger: Logger, regist
           returned.inc({ outcome: "taken" });
           return true;
         }
-        logger.warn(
-          { status: answer.statusCode, answerTo, eventId: message.data.eventId },
-          "engine refused a posted answer",
-        );
+        warn(answerTo, `engine answered ${answer.statusCode}`);
       } catch (err) {
         // The engine restarting, or busy past the time limit: the answer takes the Kafka way, a hop later.
-        const why = err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.message) : String(err);
-        logger.warn({ why, answerTo, eventId: message.data.eventId }, "answer not posted to the engine");
+        warn(answerTo, err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.message) : String(err));
       }
       returned.inc({ outcome: "fallback" });
       return false;
