@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   answerDecision,
   balanceOf,
+  captureAsked,
   call,
   issueCard,
   newBusiness,
@@ -71,15 +72,7 @@ describe("load shedding of new authorization requests", () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });
     expect(await metric("authorizations_in_progress")).toBe(0);
-    const capture = call(h, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/capture`, {
-      amount: 500,
-      channel: "online",
-    });
-    const request = await nextEvent(
-      h,
-      new Set(),
-      (e) => e.event === "card.authorization.request" && (e.data as { card?: string }).card === card.cardId,
-    );
+    const { reply: capture, question: request } = await captureAsked(h, as, card.cardId, 500);
     expect(await metric("authorizations_in_progress")).toBe(1);
     expect(await metric("authorizations_awaiting_decision")).toBe(1);
     expect(await metric("authorizations_waiting_for_place")).toBe(0);

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DECISION_ANSWERS_PATH } from "@cardhold/contracts";
 import {
-  call,
+  captureAsked,
   decisionAnswered,
   INTERNAL,
   issueCard,
   newBusiness,
-  nextEvent,
   startEngine,
   type EngineHarness,
 } from "./harness";
@@ -36,16 +35,7 @@ const post = async (body: unknown, token = INTERNAL) => {
 async function askCapture() {
   const as = newBusiness();
   const card = await issueCard(h, as);
-  const reply = call(h, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/capture`, {
-    amount: 5_000,
-    channel: "online",
-  });
-  const question = await nextEvent(
-    h,
-    new Set(),
-    (e) => e.event === "card.authorization.request" && (e.data as { card?: string }).card === card.cardId,
-  );
-  return { as, reply, question };
+  return { as, ...(await captureAsked(h, as, card.cardId, 5_000)) };
 }
 
 describe("the answer's way back (ENGINE_ANSWER_URL)", () => {

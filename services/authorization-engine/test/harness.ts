@@ -213,6 +213,20 @@ export function decisionAnswered(as: Business, event: Envelope, answer: Decision
   };
 }
 
+/** A capture the network sends for the card: its reply (once decided), and the decision event it raised. */
+export async function captureAsked(h: EngineHarness, as: Business, cardId: string, amount = 1_000) {
+  const reply = call(h, as, "POST", `/simulation/cards/${cardId}/request-authorization/capture`, {
+    amount,
+    channel: "online",
+  });
+  const question = await nextEvent(
+    h,
+    new Set(),
+    (e) => e.event === "card.authorization.request" && (e.data as { card?: string }).card === cardId,
+  );
+  return { reply, question };
+}
+
 /** Waits for the next event matching `match` that `seen` does not hold yet, and marks it seen. */
 export async function nextEvent(
   h: EngineHarness,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../../test/support/eventually";
 import { scrape, sampleOf } from "../../../test/support/metrics-scrape";
-import { answerDecision, call, issueCard, newBusiness, nextEvent, startEngine, type EngineHarness } from "./harness";
+import { answerDecision, call, captureAsked, issueCard, newBusiness, startEngine, type EngineHarness } from "./harness";
 
 let h: EngineHarness;
 beforeAll(async () => {
@@ -55,15 +55,7 @@ describe("the engine's queue metrics", () => {
     const as = newBusiness();
     const card = await issueCard(h, as, { funds: 10_000 });
     const onTimeBefore = await lateness("answer", "bucket", "0")();
-    const reply = call(h, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/capture`, {
-      amount: 1_000,
-      channel: "online",
-    });
-    const question = await nextEvent(
-      h,
-      new Set(),
-      (e) => e.event === "card.authorization.request" && (e.data as { card?: string }).card === card.cardId,
-    );
+    const { reply, question } = await captureAsked(h, as, card.cardId);
     await answerDecision(h, as, question, { httpStatus: 200, body: { action: "approve" } });
     expect((await reply).body.data).toMatchObject({ status: "approved" });
     await eventually(async () => expect(await lateness("answer", "bucket", "0")()).toBe(onTimeBefore + 1));
