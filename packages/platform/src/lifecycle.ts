@@ -28,6 +28,14 @@ export interface Listening {
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
+/**
+ * How long one service keeps an idle connection to another (the gateway's proxy, the dispatcher's answers back to the
+ * engine), well below the KEEP_ALIVE_TIMEOUT_MS the other side advertises. undici would keep it for the advertised time
+ * less 2 s, counted by a clock that falls behind real time while the event loop is busy: a busy client then sends a
+ * request on a connection the service is closing, and it fails.
+ */
+export const IDLE_CONNECTION_MS = 30_000;
+
 export function listen(app: Express, port: number, host = "127.0.0.1"): Promise<Listening> {
   return new Promise((resolve, reject) => {
     const server = createAppServer(app).listen(port, host);

@@ -17,17 +17,22 @@ export interface ServiceProcessOptions<S extends z.ZodRawShape> {
   defaultPort: number;
   /** Settings of this service beyond the shared ones. */
   configShape?: S;
-  create(deps: ServiceDeps, config: z.infer<z.ZodObject<typeof baseConfigShape & S>>): Promise<Service>;
+  /** `config` holds the shared settings, the process's own (HOST, PORT, Kafka's) and this service's. */
+  create(deps: ServiceDeps, config: ServiceProcessConfig<S>): Promise<Service>;
   /** Addresses beside the service's own to name in its "listening" line (the gateway's console), by its URL. */
   links?(url: string): Record<string, string>;
 }
 
 const processShape = {
   HOST: zod.string().default("127.0.0.1"),
+  PORT: zod.coerce.number().int().min(0).max(65535),
   KAFKA_PARTITIONS: zod.coerce.number().int().min(1).max(64).default(3),
   /** How long a crashed instance holds its partitions (docs/operations/scaling.md); the broker must allow it. */
   KAFKA_SESSION_TIMEOUT_MS: zod.coerce.number().int().min(1_000).max(300_000).default(6_000),
 };
+
+type ProcessConfig = z.infer<z.ZodObject<typeof baseConfigShape & typeof processShape>>;
+export type ServiceProcessConfig<S extends z.ZodRawShape> = ProcessConfig & z.infer<z.ZodObject<S>>;
 
 /** The distributed mode's main: one service in this process, against Kafka and PostgreSQL. */
 export async function runServiceProcess<S extends z.ZodRawShape>(opts: ServiceProcessOptions<S>): Promise<void> {
@@ -35,12 +40,10 @@ export async function runServiceProcess<S extends z.ZodRawShape>(opts: ServicePr
   const shape = {
     ...baseConfigShape,
     ...processShape,
-    PORT: zod.coerce.number().int().min(0).max(65535).default(opts.defaultPort),
+    PORT: processShape.PORT.default(opts.defaultPort),
     ...(opts.configShape ?? ({} as S)),
   };
-  const config = exitOnConfigError(() => loadConfig(shape)) as Record<string, unknown> & {
-    [K in keyof typeof shape]: z.infer<(typeof shape)[K]>;
-  };
+  const config = exitOnConfigError(() => loadConfig(shape)) as ServiceProcessConfig<S>;
   const logger = createLogger(opts.name, config.LOG_LEVEL);
   installLastResortHandlers(logger);
   const tracing = await startTracing(opts.name);
@@ -63,7 +66,7 @@ export async function runServiceProcess<S extends z.ZodRawShape>(opts: ServicePr
   };
   try {
     await bus.start();
-    const service = await opts.create(deps, config as never);
+    const service = await opts.create(deps, config);
     await service.start();
     const http = await listen(service.app, config.PORT, config.HOST);
     logger.info({ url: http.url, ...opts.links?.(http.url) }, `${opts.name} listening`);

@@ -23,14 +23,12 @@ await runServiceProcess({
     ISO8583_TIMEOUT_MS: z.coerce.number().int().min(MIN_TIMEOUT_MS).max(60_000).default(DEFAULT_TIMEOUT_MS),
     /** How long an answer is kept for the message's repeats (network-interface/message-retention.ts). */
     ISO8583_RETENTION_HOURS: z.coerce.number().int().min(1).max(8_760).default(DEFAULT_RETENTION_HOURS),
-    HOST: z.string().default("127.0.0.1"),
     /**
      * This instance's internal address as the event dispatchers reach it: receivers' answers are posted straight back
      * to it. Unset: http://HOST:PORT when HOST is one address; none when HOST listens on every address (0.0.0.0, ::).
      * `off`: none. With none, answers travel on decisions.v1.
      */
     ENGINE_ANSWER_URL: z.union([z.literal("off"), z.url({ protocol: /^https?$/ })]).optional(),
-    PORT: z.coerce.number().int().min(0).max(65535).default(8084),
   },
   create: (deps, config) =>
     createService(deps, {

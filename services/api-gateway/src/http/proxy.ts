@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import type { Registry } from "prom-client";
 import { Agent, request } from "undici";
-import { AppError, INTERNAL_HEADERS, REPLAYED_HEADER } from "@cardhold/platform";
+import { AppError, IDLE_CONNECTION_MS, INTERNAL_HEADERS, REPLAYED_HEADER } from "@cardhold/platform";
 import type { Upstream } from "../routing";
 import { captureInProcess } from "./in-process-answer";
 import { networkAdmission } from "./network-admission";
@@ -35,14 +35,6 @@ export interface ProxyOptions {
 
 /** Connections to each service over HTTP (an earlier session measured 256: a 3× overload answered later). */
 const CONNECTIONS_PER_SERVICE = 64;
-
-/**
- * The gateway closes an idle connection to a service itself, well before the service would (65 s, advertised in its
- * keep-alive header; a load balancer's idle timeout is 60 s). undici would otherwise keep it for the advertised time
- * less 2 s, counted by a clock that falls behind real time while the event loop is busy: a busy gateway then sends a
- * request on a connection the service is closing, and the caller gets a 503.
- */
-const IDLE_CONNECTION_MS = 30_000;
 
 const PASSED_HEADERS = ["content-type", "accept", "idempotency-key", "user-agent"];
 

@@ -2,15 +2,13 @@ import type { Logger } from "pino";
 import { Counter, type Registry } from "prom-client";
 import { Agent, request } from "undici";
 import { DECISION_ANSWERS_PATH, type DecisionAnsweredMessage } from "@cardhold/contracts";
-import { INTERNAL_HEADERS } from "@cardhold/platform";
+import { IDLE_CONNECTION_MS, INTERNAL_HEADERS } from "@cardhold/platform";
 
 /**
  * How long the engine has to take a posted answer. Its transaction takes milliseconds; an engine that does not answer
  * in this time is busy or gone, and the answer goes on decisions.v1 instead (a repeat there changes nothing).
  */
 export const RETURN_TIMEOUT_MS = 1_000;
-/** Below the engine's keep-alive (65 s) by far: a busy process's idle clock runs late (see the gateway's proxy.ts). */
-const IDLE_CONNECTION_MS = 30_000;
 const WARN_EVERY_MS = 10_000;
 
 export interface AnswerReturn {
