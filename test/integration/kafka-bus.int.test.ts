@@ -41,6 +41,21 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
     expect(await producer.ready()).toBe(true);
   });
 
+  it("starts without an error line when its topics exist already", async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const capture = { write: (line: string) => void lines.push(JSON.parse(line)) };
+    const bus = createKafkaBus({
+      brokers: KAFKA_BROKERS!.split(","),
+      clientId: "bus-it-restart",
+      logger: pino({ level: "info" }, capture),
+      topics: [TOPICS.events, TOPICS.deadLetters],
+    });
+    buses.push(bus);
+    await bus.start();
+    expect(await bus.ready()).toBe(true);
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+  });
+
   it("delivers to every group, in order per key, with the message id", async () => {
     const seen: Record<string, IncomingMessage[]> = { a: [], b: [] };
     for (const group of ["a", "b"]) {

@@ -93,10 +93,17 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
     intervalMs: opts.lagIntervalMs,
   });
 
+  /**
+   * Only the topics the broker lacks: asked to create one that exists, the broker answers with an error code that
+   * kafkajs logs at error level before it ignores it, once per topic at every start of every process.
+   */
   const createTopics = async () => {
+    const existing = new Set(await admin.listTopics());
+    const missing = opts.topics.filter((topic) => !existing.has(topic));
+    if (missing.length === 0) return;
     await admin.createTopics({
       waitForLeaders: true,
-      topics: opts.topics.map((topic) => ({
+      topics: missing.map((topic) => ({
         topic,
         numPartitions: opts.partitions ?? 3,
         replicationFactor: opts.replicationFactor ?? 1,
