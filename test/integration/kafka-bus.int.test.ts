@@ -41,7 +41,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
     expect(await producer.ready()).toBe(true);
   });
 
-  it("starts without an error line when its topics exist already", async () => {
+  it("starts without a warning or an error line when its topics exist already", async () => {
     const lines: Array<{ level: number; msg: string }> = [];
     const capture = { write: (line: string) => void lines.push(JSON.parse(line)) };
     const bus = createKafkaBus({
@@ -53,7 +53,7 @@ describe.skipIf(!HAS_INFRASTRUCTURE)("the Kafka bus against a real broker", () =
     buses.push(bus);
     await bus.start();
     expect(await bus.ready()).toBe(true);
-    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+    expect(lines.filter((l) => l.level >= 40).map((l) => l.msg)).toEqual([]);
   });
 
   it("delivers to every group, in order per key, with the message id", async () => {

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type LogEntry, type Producer } from "kafkajs";
+import { Kafka, logLevel, Partitioners, type LogEntry, type Producer } from "kafkajs";
 import type { Logger } from "pino";
 import "./kafkajs-idle-timers";
 import { createKafkaLagReader } from "./consumer-lag";
@@ -56,11 +56,19 @@ const KAFKA_TO_PINO: Record<number, "error" | "warn" | "info" | "debug"> = {
   [logLevel.DEBUG]: "debug",
 };
 
+/**
+ * kafkajs warnings printed at every start that say nothing about this deployment, logged at debug instead:
+ * - the idempotent producer's limited retries "may invalidate EoS guarantees": the bus promises at-least-once, not
+ *   exactly-once; a publish that gives up is published again from the outbox table, and consumers are idempotent.
+ */
+const STARTUP_NOTICES = ["Limiting retries for the idempotent producer may invalidate EoS guarantees"];
+
 function kafkaLogCreator(logger: Logger) {
   return () =>
     ({ level, log }: LogEntry) => {
       const { message, ...extra } = log;
-      logger[KAFKA_TO_PINO[level] ?? "info"]({ kafka: extra }, message);
+      const pinoLevel = STARTUP_NOTICES.includes(message) ? "debug" : (KAFKA_TO_PINO[level] ?? "info");
+      logger[pinoLevel]({ kafka: extra }, message);
     };
 }
 
@@ -78,6 +86,8 @@ export function createKafkaBus(opts: KafkaBusOptions): Bus {
   const admin = kafka.admin();
   const sessionTimeoutMs = opts.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
   const producer: Producer = kafka.producer({
+    // kafkajs 2's default, named so that it does not warn at every start that its default changed in 2.0.
+    createPartitioner: Partitioners.DefaultPartitioner,
     idempotent: true,
     maxInFlightRequests: 1,
     allowAutoTopicCreation: false,
