@@ -30,7 +30,8 @@ import type { ReceivedEnvelope } from "../support/platform-audit";
 import { auditAfterRun, printReport } from "./chaos-checks";
 import { setUpWallets } from "./chaos-setup";
 import { instanceWarnings } from "./instance-warnings";
-import { lateDecisionPhases } from "./late-decisions";
+import { lateDecisionPhases, lateDecisionSeconds } from "./late-decisions";
+import { busyReport, sampleMachineBusy } from "./machine-busy";
 import { startOwnedKafka } from "./owned-kafka";
 import { startOwnedPostgres } from "./owned-postgres";
 import { startPausableForwarder } from "./pausable-forwarder";
@@ -170,6 +171,8 @@ async function run(): Promise<boolean> {
     "wallet receiver": () => [wallets.pid],
   };
   const cpuBefore = readCpu(cpuGroups);
+  const machineBusy = sampleMachineBusy(began);
+  cleanups.push(async () => machineBusy.stop());
   // Not from /proc: this process's reading would include the instances it started, killed and reaped.
   const ownCpuBefore = process.cpuUsage();
   // This process measures the answers: its own event-loop delays are added to every answer time it records.
@@ -316,6 +319,8 @@ async function run(): Promise<boolean> {
     lateAnswersFail: values["late-answers"] === "fail",
   });
   process.stdout.write(`${lateDecisionPhases(platform.outputs(), began)}\n`);
+  machineBusy.stop();
+  process.stdout.write(`${busyReport(machineBusy.perSecond(), lateDecisionSeconds(platform.outputs(), began))}\n`);
   const slow = platform.slowExchanges();
   if (slow.length > 0)
     log(

@@ -29,14 +29,22 @@ function parseLateLine(line: string): LateLine | undefined {
 const mean = (values: number[]) =>
   values.length === 0 ? "-" : String(Math.round(values.reduce((a, b) => a + b, 0) / values.length));
 
-/** One line per way of applying, then the count per second of the run (`startedAt`: the run's start, epoch ms). */
-export function lateDecisionPhases(outputs: Array<{ text: string }>, startedAt: number): string {
-  const late = outputs.flatMap(({ text }) =>
+const lateLines = (outputs: Array<{ text: string }>) =>
+  outputs.flatMap(({ text }) =>
     text.split("\n").flatMap((line) => {
       const parsed = parseLateLine(line);
       return parsed ? [parsed] : [];
     }),
   );
+
+/** The second of the run (from `startedAt`, epoch ms) each late decision was applied in. */
+export function lateDecisionSeconds(outputs: Array<{ text: string }>, startedAt: number): number[] {
+  return lateLines(outputs).map((l) => Math.floor((l.atMs - startedAt) / 1_000));
+}
+
+/** One line per way of applying, then the count per second of the run (`startedAt`: the run's start, epoch ms). */
+export function lateDecisionPhases(outputs: Array<{ text: string }>, startedAt: number): string {
+  const late = lateLines(outputs);
   if (late.length === 0) return "decisions the engines applied later than deadline + 250 ms: none";
   const byWay = new Map<string, LateLine[]>();
   for (const l of late) byWay.set(l.appliedBy, [...(byWay.get(l.appliedBy) ?? []), l]);
