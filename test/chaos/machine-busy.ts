@@ -1,9 +1,10 @@
-import { readFileSync } from "node:fs";
-
 /**
  * How busy the whole machine was, second by second (from /proc/stat: every process, the harness's own included):
  * whether the run's late decisions fall in the seconds where every core was taken, or in calm ones.
  */
+import { readFileSync } from "node:fs";
+
+/** Clock ticks of every core since boot: busy ones, and all of them. */
 export interface CpuTicks {
   busy: number;
   total: number;

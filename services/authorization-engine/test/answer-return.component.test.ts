@@ -47,14 +47,12 @@ describe("the answer's way back (ENGINE_ANSWER_URL)", () => {
     expect((await reply).body.data.status).toBe("declined");
   });
 
-  it("takes a posted answer: applied once and the waiting request answered at once", async () => {
+  it("takes a posted answer: applied once, and the waiting request answered with it", async () => {
     const { as, reply, question } = await askCapture();
     const answer = decisionAnswered(as, question, { body: { action: "approve" } });
-    const postedAt = Date.now();
     expect(await post(answer)).toEqual({ status: 200, body: { applied: true } });
-    const decided = await reply;
-    expect(Date.now() - postedAt).toBeLessThan(1_000);
-    expect(decided.body.data).toMatchObject({ status: "approved", decisionType: "direct-response" });
+    // Decided by the answer, not by the timeout default at the 4 s deadline.
+    expect((await reply).body.data).toMatchObject({ status: "approved", decisionType: "direct-response" });
     // A repeat (the same answer on decisions.v1 after a lost reply) changes nothing.
     expect(await post(answer)).toEqual({ status: 200, body: { applied: false } });
   });
