@@ -7,6 +7,11 @@ export interface OutgoingMessage {
   value: unknown;
   id?: string;
   headers?: Record<string, string>;
+  /**
+   * No message of this key was ever committed before this one (the first of a new resource): an outbox relay's
+   * direct lane may take it whatever it knows of the key (see splitForLane).
+   */
+  opensKey?: boolean;
 }
 
 export interface IncomingMessage {

@@ -1,5 +1,6 @@
 export * from "./bus";
 export * from "./consumer-lag";
+export * from "./direct-lane";
 export * from "./inbox";
 export * from "./kafka-bus";
 export * from "./memory-bus";

@@ -5,6 +5,7 @@ import { newMessageId } from "./message-id";
 import { activeTraceHeaders } from "./trace-context";
 import type { Bus, OutgoingMessage } from "./bus";
 import { createPollingWorker } from "./polling-worker";
+import { createLaneKeys, OPENS_KEY_HEADER, splitForLane, type DirectLane } from "./direct-lane";
 
 export interface OutboxInsert {
   /** One INSERT for the whole list; it may follow a caller's WITH clauses. */
@@ -27,13 +28,19 @@ export function outboxInsert(schema: string, messages: OutgoingMessage[], firstP
   const ids = messages.map((m) => m.id ?? newMessageId());
   // The writer's trace context rides with each row (in its headers), so the consumer's span continues this trace.
   const trace = activeTraceHeaders();
-  const rows = messages.map((m, i): OutboxRow => ({
-    id: ids[i]!,
-    topic: m.topic,
-    key: m.key,
-    value: m.value === null ? null : JSON.stringify(m.value),
-    headers: { ...trace, ...m.headers },
-  }));
+  const keysSeen = new Set<string>();
+  const rows = messages.map((m, i): OutboxRow => {
+    // Only a key's first message here opens it: the lane must not take a later one ahead of an earlier one's fate.
+    const opens = m.opensKey === true && !keysSeen.has(m.key);
+    keysSeen.add(m.key);
+    return {
+      id: ids[i]!,
+      topic: m.topic,
+      key: m.key,
+      value: m.value === null ? null : JSON.stringify(m.value),
+      headers: opens ? { ...trace, ...m.headers, [OPENS_KEY_HEADER]: "1" } : { ...trace, ...m.headers },
+    };
+  });
   const json = rows.map(
     (r) =>
       `{"id":${JSON.stringify(r.id)},"topic":${JSON.stringify(r.topic)},"key":${JSON.stringify(r.key)},` +
@@ -95,6 +102,8 @@ export interface OutboxRelayOptions {
   recoveryReadMs?: number;
   /** Relay lease length; with several replicas only the holder publishes. */
   leaseMs?: number;
+  /** Rows of its topic go straight to their consumer where that keeps each key's order (see splitForLane). */
+  directLane?: DirectLane;
 }
 
 export interface OutboxRelay {
@@ -138,6 +147,12 @@ export function untilHolderRenews(expiresInMs: number, leaseMs: number): number 
   return Math.min(leaseMs / 2, Math.max(0, Math.ceil(expiresInMs - leaseMs / 2 + leaseMs / 10)));
 }
 
+/** Orders rows as they stand in `rows` (commit order). */
+const bySeqOf = (rows: OutboxRow[]) => {
+  const place = new Map(rows.map((r, i) => [r.id, i]));
+  return (a: OutboxRow, b: OutboxRow) => place.get(a.id)! - place.get(b.id)!;
+};
+
 /** How often the lease holder reads the table while other processes write the same outbox (see pollSoon). */
 const SHARED_POLL_MS = 20;
 
@@ -168,6 +183,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const recoveryReadMs = opts.recoveryReadMs ?? idleMs;
   const leaseMs = opts.leaseMs ?? 5_000;
   const owner = randomUUID();
+  /** Keys whose rows all went by the direct lane while this relay held the lease (see splitForLane). */
+  const laneKeys = createLaneKeys();
   /** Until when (local clock) this relay surely holds the lease: renewing it on every batch would cost a commit each. */
   let leaseSafeUntil = 0;
   /** Another relay of this schema was seen lately: other processes commit rows here too (see holdLease). */
@@ -201,7 +218,10 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     // Other relays stamp their presence while they can reach the database. After a gap in this relay's renewals (a
     // database outage, a stalled process) the stamp may have lapsed while they live on and commit: until they have had
     // time to stamp again, act as shared (read the table before publishing) rather than trust the lapsed stamp.
+    const gap = lastRenewedAt === 0 || renewedAt - lastRenewedAt > leaseMs;
     if (held && lastRenewedAt > 0 && renewedAt - lastRenewedAt > leaseMs) assumeSharedUntil = renewedAt + leaseMs;
+    // Another holder may have sent a key's rows on the bus meanwhile: what this relay knew of the lane is void.
+    if (!held || gap) laneKeys.clear();
     shared = held && (rows[0]!.shared || renewedAt < assumeSharedUntil);
     lastRenewedAt = held ? renewedAt : 0;
     leaseSafeUntil = held ? renewedAt + leaseMs / 2 : 0;
@@ -241,17 +261,45 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     return rows;
   };
 
+  const toBus = async (rows: OutboxRow[]) => {
+    if (rows.length === 0) return;
+    await bus.publish(
+      rows.map((r) => ({
+        id: r.id,
+        topic: r.topic,
+        key: r.key,
+        value: r.value === null ? null : JSON.parse(r.value),
+        headers: r.headers,
+      })),
+    );
+  };
+
+  /**
+   * The lane's rows are posted while the bus takes the rows that share no key with them; a row behind a posted one of
+   * its key, and every posted row the lane did not take, go on the bus once the post has ended.
+   */
+  const sendBy = async (lane: DirectLane, rows: OutboxRow[]) => {
+    const split = splitForLane(rows, lane.topic, laneKeys);
+    const posted = async () => {
+      if (split.lane.length === 0) return true;
+      const taken = await lane.post(split.lane).catch((err: unknown) => {
+        logger.warn({ err }, "direct lane post failed; its rows go on the bus");
+        return false;
+      });
+      for (const r of split.lane) {
+        if (taken) laneKeys.add(r.key);
+        else laneKeys.delete(r.key);
+      }
+      return taken;
+    };
+    for (const r of [...split.bus, ...split.after]) if (r.topic === lane.topic) laneKeys.delete(r.key);
+    const [taken] = await Promise.all([posted(), toBus(split.bus)]);
+    await toBus(taken ? split.after : [...split.lane, ...split.after].sort(bySeqOf(rows)));
+  };
+
   const publish = async (rows: OutboxRow[]) => {
     try {
-      await bus.publish(
-        rows.map((r) => ({
-          id: r.id,
-          topic: r.topic,
-          key: r.key,
-          value: r.value === null ? null : JSON.parse(r.value),
-          headers: r.headers,
-        })),
-      );
+      await (opts.directLane ? sendBy(opts.directLane, rows) : toBus(rows));
     } catch (error) {
       // Still unpublished in the table: read them back there, in commit order, with whatever came after them.
       handedOver = [];

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { pino } from "pino";
+import type { Db } from "@cardhold/db";
+import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
+import type { IncomingMessage, OutgoingMessage } from "./bus";
+import type { DirectLane } from "./direct-lane";
+import { createMemoryBus } from "./memory-bus";
+import { migrateMessaging } from "./messaging-tables";
+import { createOutboxRelay, enqueue, type OutboxRow } from "./outbox";
+
+const logger = pino({ level: "silent" });
+const TOPIC = "events.v1";
+let server: TestDatabase;
+let db: Db;
+
+beforeAll(async () => {
+  server = await createTestDatabase();
+  db = server.db;
+  await migrateMessaging(db, "svc");
+});
+afterAll(async () => {
+  await server.stop();
+});
+beforeEach(async () => {
+  await db.query("DELETE FROM svc.outbox");
+  await db.query("DELETE FROM svc.outbox_relay_lease");
+});
+
+/** A lane that records what it was given, and takes it while `takes` says so (after `delayMs`). */
+function fakeLane(opts: { takes?: () => boolean; delayMs?: number } = {}) {
+  const posted: OutboxRow[][] = [];
+  const lane: DirectLane = {
+    topic: TOPIC,
+    async post(rows) {
+      posted.push(rows);
+      if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+      return opts.takes?.() ?? true;
+    },
+  };
+  return { lane, posted, postedIds: () => posted.flat().map((r) => r.id) };
+}
+
+async function relayWith(lane: DirectLane) {
+  const bus = createMemoryBus();
+  const got: IncomingMessage[] = [];
+  await bus.subscribe({ group: "g", topics: [TOPIC, "other.v1"], handler: async (m) => void got.push(m) });
+  const relay = createOutboxRelay({ db, schema: "svc", bus, logger, idleMs: 20, directLane: lane });
+  relay.start();
+  return { relay, got, gotIds: () => got.map((m) => m.id) };
+}
+
+const commit = (messages: (OutgoingMessage & { id: string })[]) => db.tx((c) => enqueue(c, "svc", messages));
+const message = (id: string, key: string, opensKey = false, topic = TOPIC) => ({
+  id,
+  key,
+  topic,
+  value: { id },
+  opensKey,
+});
+
+describe("an outbox relay's direct lane", () => {
+  it("posts a key's opening message and the key's later ones; a key it never saw open goes on the bus", async () => {
+    const { lane, postedIds } = fakeLane();
+    const { relay, gotIds } = await relayWith(lane);
+    await commit([message("msg.a1", "a", true), message("msg.o1", "a", false, "other.v1")]);
+    await waitFor(() => postedIds().length === 1 && gotIds().length === 1);
+    await commit([message("msg.a2", "a")]);
+    await commit([message("msg.b1", "b")]);
+    await waitFor(() => postedIds().length === 2 && gotIds().length === 2);
+    await relay.stop();
+    expect(postedIds()).toEqual(["msg.a1", "msg.a2"]);
+    expect(gotIds()).toEqual(["msg.o1", "msg.b1"]);
+    const { rows } = await db.query("SELECT count(*)::int AS n FROM svc.outbox");
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it("marks only a key's first message of a transaction as opening it", async () => {
+    const { lane, posted } = fakeLane({ takes: () => false });
+    const { relay, gotIds } = await relayWith(lane);
+    await commit([message("msg.c1", "c", true), message("msg.c2", "c", true)]);
+    await waitFor(() => gotIds().length === 2);
+    await relay.stop();
+    expect(posted.flat().map((r) => [r.id, r.headers["opens-key"]])).toEqual([
+      ["msg.c1", "1"],
+      ["msg.c2", undefined],
+    ]);
+  });
+
+  it("sends what the lane refused on the bus in commit order, and the key's later messages after it", async () => {
+    let takes = false;
+    const { lane, postedIds } = fakeLane({ takes: () => takes });
+    const { relay, gotIds } = await relayWith(lane);
+    await commit([message("msg.d1", "d", true), message("msg.d2", "d")]);
+    await waitFor(() => gotIds().length === 2);
+    takes = true;
+    await commit([message("msg.d3", "d")]);
+    await waitFor(() => gotIds().length === 3);
+    await relay.stop();
+    expect(gotIds()).toEqual(["msg.d1", "msg.d2", "msg.d3"]);
+    expect(postedIds()).toEqual(["msg.d1", "msg.d2"]);
+  });
+
+  it("publishes a key's message for another topic only once the post of its key has ended", async () => {
+    const { lane, postedIds } = fakeLane({ delayMs: 200 });
+    const { relay, got } = await relayWith(lane);
+    await commit([message("msg.e1", "e", true), message("msg.e-other", "e", false, "other.v1")]);
+    await waitFor(() => postedIds().length === 1);
+    const postedAt = Date.now();
+    await waitFor(() => got.length === 1);
+    expect(Date.now() - postedAt).toBeGreaterThanOrEqual(150);
+    await relay.stop();
+  });
+});
+
+async function waitFor(predicate: () => boolean, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
