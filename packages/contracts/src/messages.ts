@@ -79,6 +79,26 @@ export const eventPublishedMessage = busEnvelope(
 );
 export type EventPublishedMessage = z.infer<typeof eventPublishedMessage>;
 
+/**
+ * Where an engine's outbox relay posts events.v1 messages straight to a dispatcher (internal credential required): the
+ * messages as the outbox holds them, in commit order; answered 200 once they are stored.
+ */
+export const EVENTS_INTAKE_PATH = "/internal/events";
+export const MAX_EVENTS_POSTED = 1_000;
+export const postedEventsBody = z
+  .array(
+    z.object({
+      id: z.string().min(1).max(200),
+      key: z.string().min(1).max(200),
+      /** Checked with eventPublishedMessage by the intake, which keeps the value as written (see EventMessage). */
+      value: z.record(z.string(), z.unknown()),
+      headers: z.record(z.string(), z.string()).default({}),
+    }),
+  )
+  .min(1)
+  .max(MAX_EVENTS_POSTED);
+export type PostedEvent = z.infer<typeof postedEventsBody>[number];
+
 /** decisions.v1 (key = authorization id) — what the receiver answered to a decision event, or why nothing usable came. */
 export const DECISION_ERRORS = [
   "timeout",

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Express } from "express";
 import type { Logger } from "pino";
-import type { Bus, OutboxRelay } from "@cardhold/bus";
+import type { Bus, DirectLane, OutboxRelay } from "@cardhold/bus";
 import { createOutboxRelay, migrateMessaging } from "@cardhold/bus";
 import { migrateFromDir, type Db } from "@cardhold/db";
 import { createHttpApp } from "./http-app";
@@ -36,10 +36,20 @@ export interface ServiceDeps {
  */
 export const SOLE_INSTANCE_RELAY = { recoveryReadMs: 5_000, leaseMs: 120_000 } as const;
 
-/** The service's outbox relay, read as often as the instances sharing its database need. */
-export function serviceOutboxRelay(deps: ServiceDeps, schema: string): OutboxRelay {
+/**
+ * The service's outbox relay, read as often as the instances sharing its database need; with `directLane`, the rows of
+ * its topic that may go straight to their consumer do.
+ */
+export function serviceOutboxRelay(deps: ServiceDeps, schema: string, directLane?: DirectLane): OutboxRelay {
   const { db, bus, logger } = deps;
-  return createOutboxRelay({ db, schema, bus, logger, ...(deps.soleInstance ? SOLE_INSTANCE_RELAY : {}) });
+  return createOutboxRelay({
+    db,
+    schema,
+    bus,
+    logger,
+    directLane,
+    ...(deps.soleInstance ? SOLE_INSTANCE_RELAY : {}),
+  });
 }
 
 /**

@@ -29,12 +29,18 @@ await runServiceProcess({
      * `off`: none. With none, answers travel on decisions.v1.
      */
     ENGINE_ANSWER_URL: z.union([z.literal("off"), z.url({ protocol: /^https?$/ })]).optional(),
+    /**
+     * A dispatcher's internal address (one instance or a balancer in front of several), as the gateway's setting:
+     * authorizations' events are posted there and published on events.v1 only when that fails. `off`: Kafka only.
+     */
+    EVENT_DISPATCHER_URL: z.union([z.literal("off"), z.url({ protocol: /^https?$/ })]).default("http://127.0.0.1:8083"),
   },
   create: (deps, config) =>
     createService(deps, {
       cardDataKey: config.CARD_DATA_KEY,
       sweeperGraceMs: config.DECISION_SWEEPER_GRACE_MS,
       answerTo: answerAddress(config.ENGINE_ANSWER_URL, config.HOST, config.PORT),
+      eventsTo: config.EVENT_DISPATCHER_URL === "off" ? undefined : config.EVENT_DISPATCHER_URL,
       admission: {
         maxQueuedMs: config.AUTHORIZATION_MAX_QUEUED_MS,
         maxInProgress: config.AUTHORIZATION_MAX_IN_PROGRESS,

@@ -40,6 +40,7 @@ import { programRoutes } from "./programs/programs.routes";
 import { createNetworkInterface, type NetworkInterfaceOptions } from "./network-interface/network-interface";
 import { expandLoaders } from "./http/loaders";
 import { subscribeToBusinesses } from "./messaging/businesses.consumer";
+import { createDispatcherLane } from "./messaging/dispatcher-lane";
 import { subscribeToDecisions } from "./messaging/decisions.consumer";
 import { subscribeToLedgerCommands } from "./messaging/ledger-commands.consumer";
 import { subscribeToWebhooks } from "./messaging/webhooks.consumer";
@@ -67,6 +68,11 @@ export interface EngineOptions {
    * it, and the receiver's answer is posted straight back here instead of travelling through decisions.v1.
    */
   answerTo?: string;
+  /**
+   * A dispatcher's internal address (EVENT_DISPATCHER_URL): the outbox relay posts authorizations' events there
+   * instead of publishing them on events.v1, where each key's order allows (see createDispatcherLane). Unset: Kafka only.
+   */
+  eventsTo?: string;
 }
 
 export interface EngineService extends Service {
@@ -84,7 +90,11 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   const customers = customerProjection(deps.db, SCHEMA, NAME);
   await customers.migrate();
   const vault = createCardVault(opts.cardDataKey);
-  const relay = serviceOutboxRelay(deps, SCHEMA);
+  const lane =
+    opts.eventsTo === undefined
+      ? undefined
+      : createDispatcherLane(opts.eventsTo, deps.internalToken, deps.logger, deps.metrics.registry);
+  const relay = serviceOutboxRelay(deps, SCHEMA, lane);
   const sweeperGraceMs = opts.sweeperGraceMs ?? 50;
   const lateness = createDecisionLateness(deps.metrics.registry, deps.logger);
   const defaults = createTimeoutDefaults(deps.db, lateness, deps.logger);
@@ -159,6 +169,7 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
       await network?.stop();
       await sweeper.stop();
       await relay.stop();
+      await lane?.close();
     },
   };
 }

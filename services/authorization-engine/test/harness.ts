@@ -44,7 +44,7 @@ export interface EngineHarness {
 }
 
 export async function startEngine(
-  opts: Pick<EngineOptions, "sweeperGraceMs" | "admission" | "networkInterface" | "answerTo"> & {
+  opts: Pick<EngineOptions, "sweeperGraceMs" | "admission" | "networkInterface" | "answerTo" | "eventsTo"> & {
     now?: () => number;
     /** The engine's logger (silent by default): a test reads what it logs. */
     logger?: Logger;
@@ -92,6 +92,7 @@ export async function startEngine(
       admission: opts.admission,
       networkInterface: opts.networkInterface,
       answerTo: opts.answerTo,
+      eventsTo: opts.eventsTo,
     });
     await service.start();
     const http = await listen(service.app, 0);

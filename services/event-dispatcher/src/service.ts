@@ -16,8 +16,9 @@ import { createAnswerReturn } from "./delivery/answer-return";
 import { createDeliveryWorker, SOLE_INSTANCE_POLLS } from "./delivery/delivery.worker";
 import { createSigningKeyCache } from "./delivery/signing-keys";
 import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_RETRY_WINDOW_MS, type RetrySchedule } from "./domain/retry-schedule";
+import { eventIntakeRoutes } from "./http/event-intake.routes";
 import { eventRoutes } from "./http/routes";
-import { subscribeToEvents, subscribeToWebhooks } from "./messaging/consumers";
+import { createEventIntake, subscribeToEvents, subscribeToWebhooks } from "./messaging/consumers";
 import { dueDeliveries, type DueDeliveries } from "./store/deliveries.store";
 import type { QueueVacuumOptions } from "./store/queue-vacuum";
 import { createRoutingTables } from "./store/routing-tables";
@@ -74,18 +75,30 @@ export async function createService(deps: ServiceDeps, opts: DispatcherOptions):
     ...(deps.soleInstance && SOLE_INSTANCE_POLLS),
   });
   const routing = createRoutingTables();
-  const app = serviceApp(NAME, deps, (app) => eventRoutes(app, deps.db, worker.wake), SCHEMA);
+  const intake = createEventIntake(deps.db, deps.logger, routing, worker);
+  let started = false;
+  const app = serviceApp(
+    NAME,
+    deps,
+    (app) => {
+      eventRoutes(app, deps.db, worker.wake);
+      eventIntakeRoutes(app, intake, () => started);
+    },
+    SCHEMA,
+  );
   return {
     name: NAME,
     app,
     async start() {
       await relay.announce();
       await subscribeToWebhooks(deps.db, deps.bus, deps.logger, keys, routing);
-      await subscribeToEvents(deps.db, deps.bus, deps.logger, routing, worker);
+      await subscribeToEvents(deps.bus, intake);
       relay.start();
       worker.start();
+      started = true;
     },
     async stop() {
+      started = false;
       await worker.stop();
       await relay.stop();
       await answerReturn.close();

@@ -164,6 +164,8 @@ export async function carryOut(
       (t) => eventFor(scope, "card.transaction.created", toTransactionRecord(t), saved.id, undefined, webhook).message,
     ),
   ];
+  // A new authorization's first event opens its key: it may go straight to a dispatcher (see splitForLane).
+  if (opts.isNew) for (const m of messages) m.opensKey = true;
   const outbox = messages.length > 0 ? outboxInsert(SCHEMA, messages) : undefined;
   if (outbox) writes.defer(outbox);
   // A reference taken meanwhile fails the insert, and so the transaction (see networkReferenceTaken).
