@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db, Queryable, TxClient } from "@cardhold/db";
 import { newMessageId } from "./message-id";
-import { activeTraceHeaders } from "./trace-context";
+import { activeTraceHeaders, inTraceOfFirst } from "./trace-context";
 import type { Bus, OutgoingMessage } from "./bus";
 import { createPollingWorker } from "./polling-worker";
 import { createLaneKeys, OPENS_KEY_HEADER, splitForLane, type DirectLane } from "./direct-lane";
@@ -282,7 +282,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     const split = splitForLane(rows, lane.topic, laneKeys);
     const posted = async () => {
       if (split.lane.length === 0) return true;
-      const taken = await lane.post(split.lane).catch((err: unknown) => {
+      const traces = split.lane.map((r) => r.headers);
+      const taken = await inTraceOfFirst(traces, () => lane.post(split.lane)).catch((err: unknown) => {
         logger.warn({ err }, "direct lane post failed; its rows go on the bus");
         return false;
       });

@@ -76,6 +76,15 @@ export function startPublishSpans(messages: OutgoingMessage[]): PublishSpans {
   return { messages: traced, end: (error) => spans.forEach((span) => endSpan(span, error)) };
 }
 
+/**
+ * Runs fn in the trace context of the first of `headers` that carries one (the root context when none does): a
+ * request made for a batch of messages, such as the outbox relay's post to its direct lane, joins the first one's trace.
+ */
+export function inTraceOfFirst<T>(headers: Record<string, string>[], fn: () => Promise<T>): Promise<T> {
+  const first = headers.find(hasTrace);
+  return first ? context.with(traceContextOf(first), fn) : fn();
+}
+
 async function inSpan<T>(span: Span, fn: () => Promise<T>): Promise<T> {
   try {
     const result = await context.with(trace.setSpan(context.active(), span), fn);
