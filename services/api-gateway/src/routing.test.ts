@@ -40,8 +40,10 @@ describe("which service owns a public path", () => {
     "/tools/constructor",
     "/constructor",
     "/__proto__",
-    // Internal only: the dispatcher's way back to the engine that asked is never a public path.
+    // Internal only: the dispatcher's way back to the engine that asked, and the engine's way to the dispatcher, are
+    // never public paths.
     "/internal/decision-answers",
+    "/internal/events",
   ])("%s → none (404)", (path) => {
     expect(ownerOf(path)).toBeUndefined();
   });
