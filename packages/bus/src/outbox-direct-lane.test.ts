@@ -42,7 +42,7 @@ function fakeLane(opts: { takes?: () => boolean; delayMs?: number } = {}) {
   return { lane, posted, ended, postedIds: () => posted.flat().map((r) => r.id) };
 }
 
-async function relayWith(lane: DirectLane) {
+async function relayWith(lane: DirectLane, leaseMs?: number) {
   const bus = createMemoryBus();
   const got: IncomingMessage[] = [];
   const gotAt: number[] = [];
@@ -51,7 +51,7 @@ async function relayWith(lane: DirectLane) {
     gotAt.push(performance.now());
   };
   await bus.subscribe({ group: "g", topics: [TOPIC, "other.v1"], handler });
-  const relay = createOutboxRelay({ db, schema: "svc", bus, logger, idleMs: 20, directLane: lane });
+  const relay = createOutboxRelay({ db, schema: "svc", bus, logger, idleMs: 20, directLane: lane, leaseMs });
   relay.start();
   return { relay, got, gotAt, gotIds: () => got.map((m) => m.id) };
 }
@@ -114,6 +114,23 @@ describe("an outbox relay's direct lane", () => {
     await waitFor(() => postedIds().length === 1 && got.length === 1);
     await relay.stop();
     expect(gotAt[0]).toBeGreaterThanOrEqual(ended[0]!);
+  });
+
+  it("forgets what it knew of keys once another relay held the lease: a known key's next message goes on the bus", async () => {
+    const { lane, postedIds } = fakeLane();
+    const { relay, gotIds } = await relayWith(lane, 200);
+    await commit([message("msg.f1", "f", true)]);
+    await waitFor(() => postedIds().length === 1);
+    // Another relay holds the lease for a while (it may have sent f's next messages on the bus), then lets it lapse.
+    await db.query(
+      "UPDATE svc.outbox_relay_lease SET owner = 'another-relay', expires_at = now() + interval '1 second'",
+    );
+    await new Promise((r) => setTimeout(r, 1_500));
+    await commit([message("msg.f2", "f")]);
+    await waitFor(() => gotIds().length === 1);
+    await relay.stop();
+    expect(postedIds()).toEqual(["msg.f1"]);
+    expect(gotIds()).toEqual(["msg.f2"]);
   });
 });
 
