@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import type { Db } from "@cardhold/db";
 import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
-import type { IncomingMessage, OutgoingMessage } from "./bus";
+import type { Bus, IncomingMessage, OutgoingMessage } from "./bus";
 import type { DirectLane } from "./direct-lane";
 import { createMemoryBus } from "./memory-bus";
 import { migrateMessaging } from "./messaging-tables";
@@ -114,6 +114,37 @@ describe("an outbox relay's direct lane", () => {
     await waitFor(() => postedIds().length === 1 && got.length === 1);
     await relay.stop();
     expect(gotAt[0]).toBeGreaterThanOrEqual(ended[0]!);
+  });
+
+  it("ends a step only once its post has, when the bus fails beside it: no post runs into the next step", async () => {
+    let posting = 0;
+    let mostAtOnce = 0;
+    const lane: DirectLane = {
+      topic: TOPIC,
+      async post() {
+        mostAtOnce = Math.max(mostAtOnce, ++posting);
+        await new Promise((r) => setTimeout(r, 300));
+        posting -= 1;
+        return true;
+      },
+    };
+    const memory = createMemoryBus();
+    const got: string[] = [];
+    await memory.subscribe({ group: "g", topics: ["other.v1"], handler: async (m) => void got.push(m.id) });
+    let failures = 1;
+    const bus: Bus = {
+      ...memory,
+      async publish(messages) {
+        if (failures-- > 0) throw new Error("broker away");
+        await memory.publish(messages);
+      },
+    };
+    const relay = createOutboxRelay({ db, schema: "svc", bus, logger, idleMs: 20, directLane: lane });
+    relay.start();
+    await commit([message("msg.g1", "g", true), message("msg.x1", "x", false, "other.v1")]);
+    await waitFor(() => got.length === 1);
+    await relay.stop();
+    expect(mostAtOnce).toBe(1);
   });
 
   it("forgets what it knew of keys once another relay held the lease: a known key's next message goes on the bus", async () => {

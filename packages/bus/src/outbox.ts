@@ -294,7 +294,10 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       return taken;
     };
     for (const r of [...split.bus, ...split.after]) if (r.topic === lane.topic) laneKeys.delete(r.key);
-    const [taken] = await Promise.all([posted(), toBus(split.bus)]);
+    // Both end before anything else happens: a failed publish must not leave a post running into the next step.
+    const [post, others] = await Promise.allSettled([posted(), toBus(split.bus)]);
+    if (others.status === "rejected") throw others.reason;
+    const taken = post.status === "fulfilled" && post.value;
     await toBus(taken ? split.after : [...split.lane, ...split.after].sort(bySeqOf(rows)));
   };
 
