@@ -1,49 +1,26 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENTS_INTAKE_PATH, type EventPublishedMessage, type PostedEvent } from "@cardhold/contracts";
 import { eventually } from "../../../test/support/eventually";
+import { recordingServer, type RecordingServer } from "../../../test/support/recording-server";
 import { answerDecision, call, INTERNAL, issueCard, newBusiness, startEngine, type EngineHarness } from "./harness";
 
-/** A dispatcher's intake as the engine's relay sees it: records each post, answers with `status`. */
-interface FakeDispatcher {
-  url: string;
-  posts: Array<{ path: string; headers: IncomingHttpHeaders; body: PostedEvent[] }>;
-  status: number;
-  server: Server;
-}
-
-async function fakeDispatcher(): Promise<FakeDispatcher> {
-  const dispatcher: Partial<FakeDispatcher> = { posts: [], status: 200 };
-  dispatcher.server = createServer((req, res) => {
-    let text = "";
-    req.on("data", (chunk: Buffer) => (text += chunk.toString()));
-    req.on("end", () => {
-      dispatcher.posts!.push({ path: req.url ?? "", headers: req.headers, body: JSON.parse(text) });
-      res.writeHead(dispatcher.status!, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => dispatcher.server!.listen(0, "127.0.0.1", resolve));
-  dispatcher.url = `http://127.0.0.1:${(dispatcher.server.address() as AddressInfo).port}`;
-  return dispatcher as FakeDispatcher;
-}
-
 let h: EngineHarness;
-let dispatcher: FakeDispatcher;
+/** A dispatcher's intake as the engine's relay sees it: records each post, answers with `status`. */
+let dispatcher: RecordingServer<PostedEvent[]>;
 
 beforeAll(async () => {
-  dispatcher = await fakeDispatcher();
+  dispatcher = await recordingServer<PostedEvent[]>();
   h = await startEngine({ eventsTo: dispatcher.url, sweeperGraceMs: 50 });
 });
 
 afterAll(async () => {
   await h?.stop();
-  await new Promise((resolve) => dispatcher.server.close(resolve));
+  await dispatcher.close();
 });
 
 const envelopeOf = (e: PostedEvent) => (e.value as unknown as EventPublishedMessage).data.envelope;
 const postedOf = (authorizationId: string) =>
-  dispatcher.posts.flatMap((p) => p.body).filter((e) => e.key === authorizationId);
+  dispatcher.received.flatMap((p) => p.body).filter((e) => e.key === authorizationId);
 const onBusOf = (authorizationId: string) =>
   h.events.filter(
     (e) =>
@@ -64,7 +41,7 @@ async function capture() {
     const isQuestion = (e: { event: string; data: Record<string, unknown> }) =>
       e.event === "card.authorization.request" && e.data.card === card.cardId;
     question =
-      dispatcher.posts
+      dispatcher.received
         .flatMap((p) => p.body)
         .map(envelopeOf)
         .find(isQuestion) ?? h.events.find(isQuestion);
@@ -77,7 +54,7 @@ describe("the engine's events straight to a dispatcher (EVENT_DISPATCHER_URL)", 
   it("posts an authorization's question with the internal credential, then its closing and transaction, none on events.v1", async () => {
     dispatcher.status = 200;
     const { as, reply, question, authorizationId } = await capture();
-    const [first] = dispatcher.posts.filter((p) => p.body.some((e) => e.key === authorizationId));
+    const [first] = dispatcher.received.filter((p) => p.body.some((e) => e.key === authorizationId));
     expect(first!.path).toBe(EVENTS_INTAKE_PATH);
     expect(first!.headers["x-internal-token"]).toBe(INTERNAL);
     expect(first!.body.find((e) => e.key === authorizationId)!.headers["opens-key"]).toBe("1");

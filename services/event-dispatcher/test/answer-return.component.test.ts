@@ -1,37 +1,17 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DECISION_ANSWERS_PATH, type DecisionAnsweredMessage } from "@cardhold/contracts";
 import { newId } from "@cardhold/platform";
 import { eventually } from "../../../test/support/eventually";
 import { eventMessage } from "../../../test/support/event-message";
 import { FakeReceiver } from "../../../test/support/fake-receiver";
+import { recordingServer, type RecordingServer } from "../../../test/support/recording-server";
 import { freePort } from "../../../test/integration/support/service-processes";
 import { announceWebhook } from "./calls";
 import { INTERNAL, startDispatcher, type DispatcherHarness } from "./harness";
 
 /** An engine's answer intake as the dispatcher sees it: records what is posted, answers with `status`. */
-interface FakeEngine {
-  url: string;
-  posted: Array<{ path: string; headers: IncomingHttpHeaders; body: DecisionAnsweredMessage }>;
-  status: number;
-  server: Server;
-}
-
-async function fakeEngine(status: number): Promise<FakeEngine> {
-  const engine: Partial<FakeEngine> = { posted: [], status };
-  engine.server = createServer((req, res) => {
-    let text = "";
-    req.on("data", (chunk: Buffer) => (text += chunk.toString()));
-    req.on("end", () => {
-      engine.posted!.push({ path: req.url ?? "", headers: req.headers, body: JSON.parse(text) });
-      res.writeHead(engine.status!, { "content-type": "application/json" }).end('{"applied":true}');
-    });
-  });
-  await new Promise<void>((resolve) => engine.server!.listen(0, "127.0.0.1", resolve));
-  engine.url = `http://127.0.0.1:${(engine.server.address() as AddressInfo).port}`;
-  return engine as FakeEngine;
-}
+type FakeEngine = RecordingServer<DecisionAnsweredMessage>;
+const fakeEngine = (status: number): Promise<FakeEngine> => recordingServer(status, '{"applied":true}');
 
 let h: DispatcherHarness;
 const receivers: FakeReceiver[] = [];
@@ -43,7 +23,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.stop()));
-  await Promise.all(engines.map((e) => new Promise((resolve) => e.server.close(resolve))));
+  await Promise.all(engines.map((e) => e.close()));
   await h?.stop();
 });
 
@@ -70,8 +50,8 @@ describe("a receiver's answer to a decision event that names its engine (answerT
     const engine = await fakeEngine(200);
     engines.push(engine);
     const { eventId, resourceId, businessId } = await askDecision(engine.url);
-    await eventually(() => expect(engine.posted).toHaveLength(1));
-    const [post] = engine.posted;
+    await eventually(() => expect(engine.received).toHaveLength(1));
+    const [post] = engine.received;
     expect(post!.path).toBe(DECISION_ANSWERS_PATH);
     expect(post!.headers["x-internal-token"]).toBe(INTERNAL);
     expect(post!.body).toMatchObject({
@@ -97,7 +77,7 @@ describe("a receiver's answer to a decision event that names its engine (answerT
     engines.push(engine);
     const { eventId } = await askDecision(engine.url);
     await eventually(() => expect(publishedAnswer(eventId)?.data.httpStatus).toBe(200));
-    expect(engine.posted).toHaveLength(1);
+    expect(engine.received).toHaveLength(1);
     expect(await metrics()).toMatch(/decision_answers_returned_total\{[^}]*outcome="fallback"[^}]*\} [1-9]/);
   });
 
