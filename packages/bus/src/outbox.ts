@@ -155,6 +155,8 @@ const bySeqOf = (rows: OutboxRow[]) => {
 
 /** How often the lease holder reads the table while other processes write the same outbox (see pollSoon). */
 const SHARED_POLL_MS = 20;
+/** A step renews the lease beside itself once this share of a lease is left of the time it surely holds it. */
+const RENEW_AHEAD_SHARE = 0.1;
 
 /** Past this many published rows not yet deleted, the relay reads (and deletes them) at once, not at the next poll. */
 const MAX_PUBLISHED_KEPT = 2_000;
@@ -194,14 +196,40 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   /** Until when to act as shared whatever the lease row says (after a gap in renewals, see holdLease). */
   let assumeSharedUntil = 0;
 
+  /** Whether this relay holds the lease now: at once while it surely does, else after a renewal. */
+  const holdLease = async () => {
+    if (Date.now() < leaseSafeUntil) {
+      if (Date.now() >= leaseSafeUntil - leaseMs * RENEW_AHEAD_SHARE) renewAhead();
+      return true;
+    }
+    await renewing;
+    if (Date.now() < leaseSafeUntil) return true;
+    return renewLease();
+  };
+
+  /** A renewal started ahead of need, while the lease is still surely held (see renewAhead). */
+  let renewing: Promise<unknown> | undefined;
+  /**
+   * Renews the lease beside the step instead of inside it: a step that had to renew first made the rows it carried wait
+   * for a commit, one step every half lease (and on a slow disk that commit can take 50-200 ms). What this relay may
+   * publish from memory still depends only on renewals that have ended (leaseSafeUntil moves when one ends), so another
+   * relay's stamp is honoured as before. A failure here is left to the step that next needs the lease, which renews
+   * itself and reports it.
+   */
+  const renewAhead = () => {
+    if (renewing) return;
+    renewing = renewLease()
+      .catch(() => undefined)
+      .finally(() => (renewing = undefined));
+  };
+
   /**
    * Takes or renews the lease. A relay that finds it held by another stamps `others_until`, at most once per lease
    * length, and the holder reads that stamp when it renews: while other processes write this outbox, the holder reads
    * the table before publishing anything from memory, so a row one of them committed before a later step of the same
    * resource here is published first (a reversal applied here must not overtake the approval another engine committed).
    */
-  const holdLease = async () => {
-    if (Date.now() < leaseSafeUntil) return true;
+  const renewLease = async () => {
     const renewedAt = Date.now();
     const { rows } = await db.query<{ held: boolean; shared: boolean }>(
       `INSERT INTO ${schema}.outbox_relay_lease AS l (name, owner, expires_at)
@@ -434,6 +462,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       clearTimeout(pollTimer);
       await worker.stop();
       await deletePublished().catch(() => undefined);
+      await renewing; // or it could extend the lease after the hand-over below
       leaseSafeUntil = 0;
       // Hand the lease over at once instead of letting a successor wait for it to expire.
       await db
