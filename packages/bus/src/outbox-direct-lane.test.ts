@@ -1,29 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import type { Db } from "@cardhold/db";
-import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import type { Bus, IncomingMessage, OutgoingMessage } from "./bus";
 import type { DirectLane } from "./direct-lane";
 import { createMemoryBus } from "./memory-bus";
-import { migrateMessaging } from "./messaging-tables";
 import { createOutboxRelay, enqueue, type OutboxRow } from "./outbox";
+import { useOutboxDatabase } from "./outbox-test-database";
 
 const logger = pino({ level: "silent" });
 const TOPIC = "events.v1";
-let server: TestDatabase;
+const database = useOutboxDatabase();
 let db: Db;
-
-beforeAll(async () => {
-  server = await createTestDatabase();
-  db = server.db;
-  await migrateMessaging(db, "svc");
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(async () => {
-  await db.query("DELETE FROM svc.outbox");
-  await db.query("DELETE FROM svc.outbox_relay_lease");
+beforeEach(() => {
+  db = database();
 });
 
 /** A lane that records what it was given, and takes it while `takes` says so (after `delayMs`). */

@@ -1,27 +1,17 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { pino } from "pino";
 import type { Db } from "@cardhold/db";
-import { createTestDatabase, type TestDatabase } from "@cardhold/db/testing";
 import type { IncomingMessage } from "./bus";
 import { createMemoryBus } from "./memory-bus";
-import { migrateMessaging } from "./messaging-tables";
 import { createOutboxRelay, enqueue } from "./outbox";
+import { useOutboxDatabase } from "./outbox-test-database";
 
 const logger = pino({ level: "silent" });
 const LEASE_MS = 60_000;
-let server: TestDatabase;
+const database = useOutboxDatabase();
 let db: Db;
-
-beforeAll(async () => {
-  server = await createTestDatabase();
-  db = server.db;
-  await migrateMessaging(db, "svc");
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(async () => {
-  await db.query("DELETE FROM svc.outbox; DELETE FROM svc.outbox_relay_lease");
+beforeEach(() => {
+  db = database();
   // Only the local clock is moved: timers, the database and its lease run in real time (the lease lasts a minute).
   vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
 });
