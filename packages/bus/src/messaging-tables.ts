@@ -1,4 +1,7 @@
-import { migrate, type Db, type Migration } from "@cardhold/db";
+import { migrate, OUTBOX_NOTIFY_SETTING, type Db, type Migration } from "@cardhold/db";
+
+/** The channel an insert into `<schema>.outbox` NOTIFYs when its session asks for it (DbOptions.notifyOutbox). */
+export const outboxChannel = (schema: string) => `${schema}_outbox`;
 
 /** Outbox and inbox tables every service keeps in its own schema, recorded in <schema>.messaging_migrations. */
 function messagingMigrations(schema: string): Migration[] {
@@ -45,6 +48,23 @@ function messagingMigrations(schema: string): Migration[] {
       version: 3,
       name: "relay_lease_others_until",
       sql: `ALTER TABLE ${schema}.outbox_relay_lease ADD COLUMN others_until timestamptz NOT NULL DEFAULT '-infinity';`,
+    },
+    {
+      // Sessions that ask for it (DbOptions.notifyOutbox) wake the relay holding the lease at each commit that adds
+      // rows; others (the all-in-one's) pay the setting's check only. One notification per transaction: PostgreSQL
+      // folds repeats of the same channel and payload.
+      version: 4,
+      name: "outbox_insert_notifies",
+      sql: `
+        CREATE OR REPLACE FUNCTION ${schema}.outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $fn$
+        BEGIN
+          IF current_setting('${OUTBOX_NOTIFY_SETTING}', true) = 'on' THEN
+            PERFORM pg_notify('${outboxChannel(schema)}', '');
+          END IF;
+          RETURN NULL;
+        END $fn$;
+        CREATE TRIGGER outbox_notify AFTER INSERT ON ${schema}.outbox
+          FOR EACH STATEMENT EXECUTE FUNCTION ${schema}.outbox_notify();`,
     },
   ];
 }

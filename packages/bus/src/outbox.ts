@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import type { Db, Queryable, TxClient } from "@cardhold/db";
+import type { Db, NotificationListener, Queryable, TxClient } from "@cardhold/db";
 import { newMessageId } from "./message-id";
 import { activeTraceHeaders, inTraceOfFirst } from "./trace-context";
 import type { Bus, OutgoingMessage } from "./bus";
 import { createPollingWorker } from "./polling-worker";
 import { createLaneKeys, OPENS_KEY_HEADER, splitForLane, type DirectLane } from "./direct-lane";
+import { outboxChannel } from "./messaging-tables";
 
 export interface OutboxInsert {
   /** One INSERT for the whole list; it may follow a caller's WITH clauses. */
@@ -375,8 +376,10 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const publishNext = async (): Promise<boolean> => {
     if (!(await holdLease())) {
       handedOver = []; // the holder reads them from the table
+      hearOthers(false);
       return false;
     }
+    hearOthers(shared);
     const sinceRead = Date.now() - lastRead;
     const readDue =
       readFirst ||
@@ -388,7 +391,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     // another process committed after that snapshot (a publish of what was read can hang for seconds while the broker
     // is away). Read it back from the table, in commit order, at once; never publish it from memory.
     if (shared) {
-      pollSoon();
+      if (!othersHeard?.listening()) pollSoon(SHARED_POLL_MS);
       return handedOver.length > 0;
     }
     if (handedOver.length === 0) return false;
@@ -415,13 +418,31 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
    * SHARED_POLL_MS rather than `idleMs`, or a decision request committed by another engine would wait up to 500 ms.
    */
   let pollTimer: NodeJS.Timeout | undefined;
-  const pollSoon = () => {
+  const pollSoon = (ms: number) => {
     if (pollTimer) return;
     pollTimer = setTimeout(() => {
       pollTimer = undefined;
       worker.wake();
-    }, SHARED_POLL_MS);
+    }, ms);
     pollTimer.unref();
+  };
+
+  /**
+   * While shared, and where every instance's commits NOTIFY (DbOptions.notifyOutbox), the holder listens for them
+   * instead of reading every SHARED_POLL_MS: an idle platform's holders read twice a second, not fifty times, and a
+   * row another process commits is read at once, or SHARED_POLL_MS after the last read under load (reads keep their
+   * spacing). While the LISTEN is down, the poll goes on as before.
+   */
+  let othersHeard: NotificationListener | undefined;
+  const hearOthers = (on: boolean) => {
+    if (on && !othersHeard && db.notifiesOutbox && db.listen) {
+      othersHeard = db.listen(outboxChannel(schema), () =>
+        pollSoon(Math.max(0, lastRead + SHARED_POLL_MS - Date.now())),
+      );
+    } else if (!on && othersHeard) {
+      void othersHeard.close();
+      othersHeard = undefined;
+    }
   };
 
   const take = (rows: OutboxRow[]) => {
@@ -459,6 +480,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     committed: (insert) => take(insert.rows),
     async stop() {
       stopListening();
+      hearOthers(false);
       clearTimeout(pollTimer);
       await worker.stop();
       await deletePublished().catch(() => undefined);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import { createConnectionGate } from "./connection-gate";
 import { pipelinedStatements, setPipelined } from "./pipelined-statements";
+import { listenForNotifications, type NotificationListener } from "./notification-listener";
 import type { Write } from "./write-batch";
 
 // int8 (counts, minor units) as JS numbers: exact up to 2^53, and we refuse anything larger rather than round it.
@@ -69,6 +70,13 @@ export interface Db extends Queryable {
   bookkeeping<R extends Row = Row>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
   /** Statements and transactions waiting for a connection now (the pool's places all taken), urgent and ordinary. */
   waitingForConnection(): { urgent: number; ordinary: number };
+  /**
+   * Calls `onNotify` on each NOTIFY on `channel` (and whenever the LISTEN is established again after a break), on a
+   * connection of its own. Only a Db of a server has it.
+   */
+  listen?(channel: string, onNotify: () => void): NotificationListener;
+  /** Whether this Db's inserts into an outbox NOTIFY its channel (DbOptions.notifyOutbox). */
+  readonly notifiesOutbox?: boolean;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -77,7 +85,16 @@ export interface DbOptions {
   url: string;
   poolSize?: number;
   applicationName?: string;
+  /**
+   * Each statement that adds outbox rows NOTIFYs `<schema>_outbox` at its commit (the session setting
+   * OUTBOX_NOTIFY_SETTING, read by the outbox's trigger): for services whose instances share one outbox, where the
+   * relay holding the lease listens instead of reading the table every few milliseconds.
+   */
+  notifyOutbox?: boolean;
 }
+
+/** The session setting the outbox trigger reads (messaging-tables.ts): `on` makes an insert NOTIFY its relay. */
+export const OUTBOX_NOTIFY_SETTING = "cardhold.outbox_notify";
 
 /**
  * Marks a statement whose text is built from a caller's input (a list query's filters and sorts): it is never
@@ -123,7 +140,8 @@ function newPool(opts: DbOptions, size: number, sessionSettings?: string) {
 
 export function createDb(opts: DbOptions): Db {
   const size = opts.poolSize ?? 10;
-  const pool = newPool(opts, size);
+  const notify = opts.notifyOutbox ? `-c ${OUTBOX_NOTIFY_SETTING}=on` : undefined;
+  const pool = newPool(opts, size, notify);
   const gate = createConnectionGate<pg.PoolClient>(
     { connect: () => pool.connect(), release: (client, destroy) => client.release(destroy || undefined) },
     size,
@@ -131,7 +149,11 @@ export function createDb(opts: DbOptions): Db {
   // Bookkeeping commits go through connections whose session does not wait for the disk: no SET per transaction.
   let lazyBookkeepingPool: pg.Pool | undefined;
   const bookkeepingPool = () =>
-    (lazyBookkeepingPool ??= newPool(opts, Math.max(1, Math.ceil(size / 4)), "-c synchronous_commit=off"));
+    (lazyBookkeepingPool ??= newPool(
+      opts,
+      Math.max(1, Math.ceil(size / 4)),
+      ["-c synchronous_commit=off", notify].filter(Boolean).join(" "),
+    ));
   const commitListeners = new Set<(notes: unknown[]) => void>();
   const unknownCommitListeners = new Set<(notes: unknown[]) => void>();
 
@@ -212,6 +234,9 @@ export function createDb(opts: DbOptions): Db {
         return false;
       }
     },
+    notifiesOutbox: opts.notifyOutbox === true,
+    listen: (channel, onNotify) =>
+      listenForNotifications({ url: opts.url, applicationName: opts.applicationName, channel, onNotify }),
     async close() {
       await Promise.all([pool.end(), lazyBookkeepingPool?.end()]);
     },

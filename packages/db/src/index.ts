@@ -1,4 +1,5 @@
 export * from "./db";
+export type { NotificationListener } from "./notification-listener";
 export * from "./embedded-postgres";
 export * from "./migrate";
 export * from "./write-batch";

@@ -47,7 +47,13 @@ export async function runServiceProcess<S extends z.ZodRawShape>(opts: ServicePr
   const logger = createLogger(opts.name, config.LOG_LEVEL);
   installLastResortHandlers(logger);
   const tracing = await startTracing(opts.name);
-  const db = createDb({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: opts.name });
+  // Instances of a service share its outbox: each commit wakes the relay holding the lease (no tight poll).
+  const db = createDb({
+    url: config.DATABASE_URL,
+    poolSize: config.DB_POOL_SIZE,
+    applicationName: opts.name,
+    notifyOutbox: true,
+  });
   const bus = createKafkaBus({
     brokers: config.KAFKA_BROKERS.split(",").map((b) => b.trim()),
     clientId: opts.name,
