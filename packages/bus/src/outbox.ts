@@ -431,7 +431,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
    * While shared, and where every instance's commits NOTIFY (DbOptions.notifyOutbox), the holder listens for them
    * instead of reading every SHARED_POLL_MS: an idle platform's holders read twice a second, not fifty times, and a
    * row another process commits is read at once, or SHARED_POLL_MS after the last read under load (reads keep their
-   * spacing). While the LISTEN is down, the poll goes on as before.
+   * spacing). While the LISTEN is down (the listener calls back when it is lost), the poll goes on as before.
    */
   let othersHeard: NotificationListener | undefined;
   const hearOthers = (on: boolean) => {

@@ -10,7 +10,10 @@ export interface ListenOptions {
   url: string;
   applicationName?: string;
   channel: string;
-  /** A notification came, or the LISTEN was (re)established: anything sent while it was not may have been missed. */
+  /**
+   * A notification came, or the LISTEN was lost or (re)established: anything sent while it was down may have been
+   * missed, and until it is back nothing is heard (a caller that relies on it polls meanwhile).
+   */
   onNotify(): void;
   /** First wait before connecting again after the connection broke (doubling to 10 s while it fails). */
   retryMs?: number;
@@ -35,6 +38,7 @@ export function listenForNotifications(opts: ListenOptions): NotificationListene
     listening = false;
     broken.end().catch(() => undefined);
     if (closed) return;
+    opts.onNotify();
     retryTimer = setTimeout(() => void connect(), retryMs);
     retryTimer.unref();
     retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
