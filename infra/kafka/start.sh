@@ -136,8 +136,8 @@ OUT="$KAFKA_LOGS/kafka.out"
 launcher=(nohup)
 command -v setsid >/dev/null 2>&1 && launcher=(setsid nohup)   # detach from the caller's process group
 t0=$SECONDS
-"${launcher[@]}" java -Xms128m "-Xmx$HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
-  -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
+mapfile -t jvm_options < <(grep -v -e '^#' -e '^[[:space:]]*$' "$KAFKA_DIR/broker-jvm.options")
+"${launcher[@]}" java -Xms128m "-Xmx$HEAP" "${jvm_options[@]}" \
   "-Dkafka.logs.dir=$KAFKA_LOGS" "-Dlog4j.configuration=file:$KAFKA_DIR/log4j.properties" \
   -cp "$CP" kafka.Kafka "$KAFKA_PROPS" >>"$OUT" 2>&1 </dev/null &
 pid=$!

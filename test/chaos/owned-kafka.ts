@@ -1,12 +1,21 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const KAFKA_LIB = fileURLToPath(new URL("../../infra/kafka/lib", import.meta.url));
 const LOG4J = fileURLToPath(new URL("../../infra/kafka/log4j.properties", import.meta.url));
+const JVM_OPTIONS = fileURLToPath(new URL("../../infra/kafka/broker-jvm.options", import.meta.url));
+
+/** The broker's JVM flags, as `infra/kafka/start.sh` starts the machine's broker with them (heap apart). */
+export function brokerJvmOptions(): string[] {
+  return readFileSync(JVM_OPTIONS, "utf8")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+}
 
 export interface OwnedKafka {
   brokers: string;
@@ -57,8 +66,7 @@ export async function startOwnedKafka(dir: string, port: number, controllerPort:
       [
         "-Xms128m",
         "-Xmx512m",
-        "-XX:+UseG1GC",
-        "-Djava.awt.headless=true",
+        ...brokerJvmOptions(),
         `-Dkafka.logs.dir=${dir}`,
         `-Dlog4j.configuration=file:${LOG4J}`,
         "-cp",
