@@ -45,7 +45,7 @@ import { subscribeToDecisions } from "./messaging/decisions.consumer";
 import { subscribeToLedgerCommands } from "./messaging/ledger-commands.consumer";
 import { subscribeToWebhooks } from "./messaging/webhooks.consumer";
 import { SCHEMA } from "./store/accounts.store";
-import { awaitingAnswers } from "./store/authorizations.store";
+import { awaitingAnswers, type AuthorizationRow } from "./store/authorizations.store";
 
 export const NAME = "authorization-engine";
 export { SCHEMA };
@@ -98,7 +98,8 @@ export async function createService(deps: ServiceDeps, opts: EngineOptions): Pro
   const sweeperGraceMs = opts.sweeperGraceMs ?? 50;
   const lateness = createDecisionLateness(deps.metrics.registry, deps.logger);
   const defaults = createTimeoutDefaults(deps.db, lateness, deps.logger);
-  const applyDefault = (id: string) => defaults.apply(id, { by: "waiting-request", overdueByMs: sweeperGraceMs });
+  const applyDefault = (asked: AuthorizationRow) =>
+    defaults.apply(asked.id, { by: "waiting-request", overdueByMs: sweeperGraceMs, accountId: asked.account_id });
   const waiters = createDecisionWaiters(deps.db, { graceMs: sweeperGraceMs, applyDefault });
   const sweeper = createDeadlineSweeper({
     db: deps.db,

@@ -204,14 +204,50 @@ describe("timeout defaults applied together", () => {
     const lateness: DecisionLateness = { applied: (by, _due, { id }) => void recorded.push(`${by} ${id}`) };
     const defaults = createTimeoutDefaults(counting, lateness, pino({ level: "silent" }));
 
+    const accountId = card.fundingAccount;
     const decided = await Promise.all(
-      ids.map((id) => defaults.apply(id, { by: "deadline-sweeper", skipLocked: true })),
+      ids.map((id) => defaults.apply(id, { by: "deadline-sweeper", skipLocked: true, accountId })),
     );
 
     expect(decided.map((row) => row?.status)).toEqual(ids.map(() => "declined"));
-    expect(transactions).toBe(3); // the first two alone at once, two groups at a time; the four asked meanwhile together
+    expect(transactions).toBe(2); // the first alone at once; the five asked meanwhile wait for its account, together
     expect(recorded.sort()).toEqual(ids.map((id) => `deadline-sweeper ${id}`).sort());
     for (const r of await Promise.all(replies)) expect(r.body.data).toMatchObject({ statusReason: "timeout-error" });
     expect(await balanceOf(h, as, card.fundingAccount)).toMatchObject({ held: 0, available: FUNDS });
+  });
+
+  it("go in a group per funding account: one whose account another transaction holds keeps only its own waiting", async () => {
+    const as = newBusiness();
+    const other = newBusiness();
+    const heldCard = await issueCard(h, as, { funds: FUNDS });
+    const freeCard = await issueCard(h, other, { funds: FUNDS });
+    const replies = [
+      ...[1, 2].map(() => ask(as, heldCard.cardId, "capture", 3_000)),
+      ...[1, 2, 3].map(() => ask(other, freeCard.cardId, "capture", 3_000)),
+    ];
+    const heldIds = await awaiting(heldCard.cardId, 2);
+    const freeIds = await awaiting(freeCard.cardId, 3);
+    let holding!: () => void;
+    const isHeld = new Promise<void>((resolve) => (holding = resolve));
+    const holder = h.pg.db.tx(async (tx) => {
+      await tx.query("SELECT 1 FROM engine.accounts WHERE id = $1 FOR UPDATE", [heldCard.fundingAccount]);
+      holding();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    });
+    await isHeld;
+    const defaults = createTimeoutDefaults(h.pg.db, { applied: () => undefined }, pino({ level: "silent" }));
+    const started = Date.now();
+    const decidedAfter = (id: string, accountId: string) =>
+      defaults.apply(id, { by: "deadline-sweeper", skipLocked: true, accountId }).then(() => Date.now() - started);
+
+    // The held account's two first: with one group for all, or two groups at a time, the free card's waited for them.
+    const heldMs = heldIds.map((id) => decidedAfter(id, heldCard.fundingAccount));
+    const freeMs = await Promise.all(freeIds.map((id) => decidedAfter(id, freeCard.fundingAccount)));
+    for (const ms of freeMs) expect(ms).toBeLessThan(1_000);
+    for (const ms of await Promise.all(heldMs)) expect(ms).toBeGreaterThanOrEqual(1_400);
+    await holder;
+    for (const r of await Promise.all(replies)) expect(r.body.data).toMatchObject({ statusReason: "timeout-error" });
+    expect(await balanceOf(h, as, heldCard.fundingAccount)).toMatchObject({ held: 0, available: FUNDS });
+    expect(await ledgerProblems((text) => h.pg.db.query(text))).toEqual([]);
   });
 });

@@ -23,10 +23,11 @@ function tableOfDeadlines(defaultMs: number) {
   const open = (excluding: string[]) => [...due].filter(([id]) => !excluding.includes(id)).sort((a, b) => a[1] - b[1]);
   const query = async (text: string, values: unknown[] = []) => {
     reads += 1;
-    if (text.includes("SELECT id, decision_due_at FROM engine.authorizations")) {
+    if (text.includes("SELECT id, decision_due_at, account_id FROM engine.authorizations")) {
       const [limit, excluding] = values as [number, string[]];
       const ids = open(excluding).slice(0, limit);
-      return { rows: ids.map(([id, at]) => ({ id, decision_due_at: new Date(at) })), rowCount: ids.length };
+      const rows = ids.map(([id, at]) => ({ id, decision_due_at: new Date(at), account_id: `account.${id}` }));
+      return { rows, rowCount: ids.length };
     }
     throw new Error(`unexpected statement: ${text}`);
   };

@@ -65,11 +65,11 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
   /** Under way here, or waited for here and due before the next poll (their requests apply the defaults). */
   const leftOut = () => [...defaults.underWay(), ...opts.waiters.dueWithin(pollMs + graceMs)];
   /** The earliest open deadlines as last read, those handed to the defaults taken out. */
-  let upcoming: Array<{ id: string; dueAt: Date }> = [];
+  let upcoming: Array<{ id: string; dueAt: Date; accountId: string }> = [];
   const startOverdue = () => {
     const isOverdue = (u: { dueAt: Date }) => u.dueAt.getTime() + graceMs <= Date.now();
     // A request waiting in this process applies its own default at the same moment: no second transaction racing it.
-    for (const u of upcoming) if (isOverdue(u) && !opts.waiters.isWaiting(u.id)) defaults.start(u.id);
+    for (const u of upcoming) if (isOverdue(u) && !opts.waiters.isWaiting(u.id)) defaults.start(u);
     upcoming = upcoming.filter((u) => !isOverdue(u));
   };
   const worker = createPollingWorker({
@@ -102,18 +102,25 @@ export function createDeadlineSweeper(opts: SweeperOptions): PollingWorker {
   };
 }
 
+/** An authorization past its deadline, and its funding account (its default's group, timeout-defaults.ts). */
+interface Overdue {
+  id: string;
+  accountId: string;
+}
+
 /**
  * The sweeper's defaults, at most CONCURRENCY asked at once, the rest queued in order.
  * `retryDue`: a failed one may be tried again now, or one left alone (held by another transaction) looked at again.
  */
 function createDefaultLanes(opts: SweeperOptions, graceMs: number, retryDue: () => void) {
   const underWay = new Set<string>();
-  const queue: string[] = [];
+  const queue: Overdue[] = [];
   let running = 0;
   let idle: (() => void) | undefined;
 
-  const applyDefault = async (id: string) => {
-    const decided = await opts.defaults.apply(id, { by: "deadline-sweeper", overdueByMs: graceMs, skipLocked: true });
+  const applyDefault = async ({ id, accountId }: Overdue) => {
+    const ask = { by: "deadline-sweeper", overdueByMs: graceMs, skipLocked: true, accountId } as const;
+    const decided = await opts.defaults.apply(id, ask);
     if (decided) opts.waiters.decided([decided]);
     // Decided elsewhere, or held by another transaction (its request's default; an engine that just died, whose lock
     // goes with its connection): the next sweep finds it again if it is still open.
@@ -122,9 +129,10 @@ function createDefaultLanes(opts: SweeperOptions, graceMs: number, retryDue: () 
 
   const next = () => {
     while (running < CONCURRENCY && queue.length > 0) {
-      const id = queue.shift()!;
+      const overdue = queue.shift()!;
+      const id = overdue.id;
       running += 1;
-      void applyDefault(id)
+      void applyDefault(overdue)
         .then(() => underWay.delete(id))
         // Still overdue and open: a sweep finds it again once it is let go (the database away: the sweep says so).
         .catch((err: unknown) => {
@@ -147,10 +155,10 @@ function createDefaultLanes(opts: SweeperOptions, graceMs: number, retryDue: () 
   return {
     underWay: () => [...underWay],
     queued: () => queue.length,
-    start(id: string) {
-      if (underWay.has(id)) return;
-      underWay.add(id);
-      queue.push(id);
+    start(overdue: Overdue) {
+      if (underWay.has(overdue.id)) return;
+      underWay.add(overdue.id);
+      queue.push(overdue);
       next();
     },
     drained: () =>

@@ -98,7 +98,7 @@ describe("decision waiters", () => {
   it("applies the timeout default itself when still waiting at the deadline plus the grace, without waiting for a poll", async () => {
     const { db, statements } = fakeDb();
     const applied: string[] = [];
-    const applyDefault = async (id: string) => {
+    const applyDefault = async ({ id }: AuthorizationRow) => {
       applied.push(id);
       return { ...decidedRow(id), status: "declined" } as AuthorizationRow;
     };

@@ -17,7 +17,7 @@ export interface DecisionWaitersOptions {
    * Applies the timeout default to one overdue authorization and returns it as decided, or undefined when it was
    * decided otherwise. Called for a request still waiting at its deadline plus `graceMs`.
    */
-  applyDefault?: (id: string) => Promise<AuthorizationRow | undefined>;
+  applyDefault?: (asked: AuthorizationRow) => Promise<AuthorizationRow | undefined>;
   graceMs?: number;
 }
 
@@ -72,16 +72,17 @@ export function createDecisionWaiters(db: Db, opts: DecisionWaitersOptions = {})
    * At the deadline plus the grace: the default applied here, or the decision someone else applied meanwhile. Tried
    * again every poll interval while the request waits (the database may be away for a moment).
    */
-  const endOverdue = async (id: string) => {
+  const endOverdue = async (asked: AuthorizationRow) => {
+    const id = asked.id;
     if (!waiting.has(id)) return;
     let row: AuthorizationRow | undefined;
     try {
-      row = (await opts.applyDefault!(id)) ?? (await findDecidedAmong(db, [id]))[0];
+      row = (await opts.applyDefault!(asked)) ?? (await findDecidedAmong(db, [id]))[0];
     } catch {
       // Tried again below; the sweeper and the poll may end it first.
     }
     if (row) wakeAll(row);
-    else if (waiting.has(id)) setTimeout(() => void endOverdue(id), pollMs).unref();
+    else if (waiting.has(id)) setTimeout(() => void endOverdue(asked), pollMs).unref();
   };
 
   /** Waits for a decision until `ms` have passed; undefined when none came (the caller reads the row as it stands). */
@@ -102,7 +103,7 @@ export function createDecisionWaiters(db: Db, opts: DecisionWaitersOptions = {})
       const overdueInMs = asked.decision_due_at!.getTime() + graceMs + 5 - Date.now();
       const overdue =
         opts.applyDefault && overdueInMs < ms
-          ? setTimeout(() => void endOverdue(id), Math.max(0, overdueInMs))
+          ? setTimeout(() => void endOverdue(asked), Math.max(0, overdueInMs))
           : undefined;
       if (!waiting.has(id)) waiting.set(id, new Set());
       waiting.get(id)!.add(waiter);

@@ -324,14 +324,14 @@ export async function upcomingDeadlines(
   db: Queryable,
   limit: number,
   excluding: readonly string[] = [],
-): Promise<Array<{ id: string; dueAt: Date }>> {
-  const { rows } = await db.query<{ id: string; decision_due_at: Date }>(
-    `SELECT id, decision_due_at FROM engine.authorizations
+): Promise<Array<{ id: string; dueAt: Date; accountId: string }>> {
+  const { rows } = await db.query<{ id: string; decision_due_at: Date; account_id: string }>(
+    `SELECT id, decision_due_at, account_id FROM engine.authorizations
       WHERE decision_due_at IS NOT NULL AND id <> ALL($2::text[])
       ORDER BY decision_due_at LIMIT $1`,
     [limit, excluding],
   );
-  return rows.map((r) => ({ id: r.id, dueAt: r.decision_due_at }));
+  return rows.map((r) => ({ id: r.id, dueAt: r.decision_due_at, accountId: r.account_id }));
 }
 
 /** Past this many, authorizations awaiting an answer are counted as this many: the count stays one bounded index scan. */
