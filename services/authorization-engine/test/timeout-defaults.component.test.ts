@@ -54,6 +54,19 @@ async function awaiting(cardId: string, count: number): Promise<string[]> {
   return ids;
 }
 
+/** Another transaction that locks a funding account for `ms`; resolves once it holds it, with its end (`ended`). */
+async function holdAccount(accountId: string, ms: number): Promise<{ ended: Promise<void> }> {
+  let holding!: () => void;
+  const isHeld = new Promise<void>((resolve) => (holding = resolve));
+  const holder = h.pg.db.tx(async (tx) => {
+    await tx.query("SELECT 1 FROM engine.accounts WHERE id = $1 FOR UPDATE", [accountId]);
+    holding();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  });
+  await isHeld;
+  return { ended: holder };
+}
+
 const closedEvents = (id: string) => eventsOf(h, id).filter((e) => e.event === "card.authorization.closed");
 
 describe("timeout defaults applied together", () => {
@@ -163,14 +176,7 @@ describe("timeout defaults applied together", () => {
     const card = await issueCard(h, as, { funds: FUNDS });
     const reply = ask(as, card.cardId, "capture", 3_000);
     const [id] = await awaiting(card.cardId, 1);
-    let holding!: () => void;
-    const isHeld = new Promise<void>((resolve) => (holding = resolve));
-    const holder = h.pg.db.tx(async (tx) => {
-      await tx.query("SELECT 1 FROM engine.accounts WHERE id = $1 FOR UPDATE", [card.fundingAccount]);
-      holding();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    });
-    await isHeld;
+    const { ended: holder } = await holdAccount(card.fundingAccount, 300);
     const started = Date.now();
     const applied = await h.pg.db.tx((tx) => applyOverdueDefaults(tx, [{ id: id! }], Date.now()));
     await holder;
@@ -227,14 +233,7 @@ describe("timeout defaults applied together", () => {
     ];
     const heldIds = await awaiting(heldCard.cardId, 2);
     const freeIds = await awaiting(freeCard.cardId, 3);
-    let holding!: () => void;
-    const isHeld = new Promise<void>((resolve) => (holding = resolve));
-    const holder = h.pg.db.tx(async (tx) => {
-      await tx.query("SELECT 1 FROM engine.accounts WHERE id = $1 FOR UPDATE", [heldCard.fundingAccount]);
-      holding();
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-    });
-    await isHeld;
+    const { ended: holder } = await holdAccount(heldCard.fundingAccount, 1_500);
     const defaults = createTimeoutDefaults(h.pg.db, { applied: () => undefined }, pino({ level: "silent" }));
     const started = Date.now();
     const decidedAfter = (id: string, accountId: string) =>
