@@ -3,7 +3,7 @@
  * gateway, on a Kafka broker and a PostgreSQL server of its own, under mixed load at a steady rate, while every
  * instance is SIGKILLed in turn, the broker and the database go down once each, the wallet receiver stalls and a
  * second receiver answers 500. Afterwards it checks what a payments platform must never get wrong and prints a report.
- *   npx tsx test/chaos/chaos-run.ts [--seconds 60] [--rate 50] [--seed 42] [--keep] [--busy-cores 1]
+ *   npx tsx test/chaos/chaos-run.ts [--seconds 60] [--rate 50] [--seed 42] [--keep] [--busy-cores 1] [--cpu-quota 1]
  * Needs Java 17 and the Kafka jars (`bash infra/kafka/start.sh` fetches them once). DATABASE_URL, when set, holds the
  * wallet receiver's database (otherwise an in-memory PGlite). Exits 1 when a check fails.
  */
@@ -38,6 +38,7 @@ import { startPausableForwarder } from "./pausable-forwarder";
 import { startScaledPlatform } from "./platform-instances";
 import { startWalletProcess } from "./wallet-process";
 import { startBusyCores } from "./busy-cores";
+import { confineToCores } from "./cpu-quota";
 import { recordFetchTimes } from "./fetch-timing";
 import { traceFromSending } from "./round-robin-proxy";
 import { chaosSchedule, type Fault, type FaultWindow } from "./schedule";
@@ -58,6 +59,8 @@ const { values } = parseArgs({
     "no-faults": { type: "boolean", default: false },
     /** Busy loops that each take a core for the whole run: a loaded machine, to compare trees under CI's load. */
     "busy-cores": { type: "string", default: "0" },
+    /** The run and every process it starts share this many cores' CPU time (a cgroup quota): a slow machine. */
+    "cpu-quota": { type: "string" },
   },
 });
 const seconds = Number(values.seconds);
@@ -66,6 +69,9 @@ const seed = Number(values.seed);
 const busyCores = Number(values["busy-cores"]);
 if (!Number.isInteger(busyCores) || busyCores < 0 || busyCores > 4)
   throw new Error(`--busy-cores is a whole number from 0 to 4, not ${values["busy-cores"]}`);
+const cpuQuota = values["cpu-quota"] === undefined ? undefined : Number(values["cpu-quota"]);
+if (cpuQuota !== undefined && !(cpuQuota > 0 && cpuQuota <= 64))
+  throw new Error(`--cpu-quota is a number of cores above 0 (e.g. 1 or 1.5), not ${values["cpu-quota"]}`);
 const schedule = values["no-faults"] ? [] : chaosSchedule(seconds);
 if (values["late-answers"] !== "fail" && values["late-answers"] !== "report")
   throw new Error(`--late-answers is fail or report, not ${values["late-answers"]}`);
@@ -81,7 +87,8 @@ const log = (line: string) => process.stdout.write(`[chaos ${new Date().toISOStr
 
 const runDir = mkdtempSync(join(tmpdir(), "cardhold-chaos-"));
 privateDirectory(runDir);
-log(`seed ${seed}, ${seconds} s at ${rate}/s, ${busyCores} core(s) kept busy, in ${runDir}`);
+const quotaNote = cpuQuota === undefined ? "" : `, confined to ${cpuQuota} core(s) of CPU time`;
+log(`seed ${seed}, ${seconds} s at ${rate}/s, ${busyCores} core(s) kept busy${quotaNote}, in ${runDir}`);
 /** Undone in reverse order however the run ends, so a failed run leaves no process behind. */
 const cleanups: Array<() => Promise<unknown>> = [];
 const cleanUp = async () => {
@@ -101,6 +108,8 @@ try {
 process.exit(passed ? 0 : 1);
 
 async function run(): Promise<boolean> {
+  // First, so every process the run starts is under the quota; undone last, once they are gone.
+  if (cpuQuota !== undefined) cleanups.push(confineToCores(cpuQuota));
   if (busyCores > 0) cleanups.push(startBusyCores(busyCores));
   const postgres = await startOwnedPostgres(join(runDir, "pg"));
   cleanups.push(() => postgres.stop());

@@ -40,6 +40,11 @@ describe("where the late decisions' time went", () => {
       "waiting-request: 2, mean lateMs 290, startedLateMs 65, queuedMs 40, connectionWaitMs 15, transactionMs 180",
     );
     expect(report).toContain(
+      "waiting-request: 2, mean lateMs 290, startedLateMs 65, queuedMs 40, connectionWaitMs 15, transactionMs 180\n" +
+        "    p90 lateMs 300, startedLateMs 70, queuedMs 40, connectionWaitMs 20, transactionMs 190\n" +
+        "    max lateMs 300, startedLateMs 70, queuedMs 40, connectionWaitMs 20, transactionMs 190",
+    );
+    expect(report).toContain(
       "deadline-sweeper: 1, mean lateMs 400, startedLateMs 100, queuedMs -, connectionWaitMs -, transactionMs -",
     );
     expect(report).toContain("by the second of the run they were applied in: 12: 2, 25: 1");

@@ -1,8 +1,8 @@
 /**
  * Where the late decisions' time went, from the engines' own `decision applied late` lines (decision-lateness.ts):
- * per what applied them, how many and the mean of each phase (how late it started, its group's turn, the wait for a
- * connection, the transaction), and how many fell in each second of the run. The checks count the late decisions;
- * this says which part of the path to look at.
+ * per what applied them, how many and the mean, 90th percentile and largest of each phase (how late it started, its
+ * group's turn, the wait for a connection, the transaction), and how many fell in each second of the run. The checks
+ * count the late decisions; this says which part of the path to look at.
  */
 const PHASES = ["lateMs", "startedLateMs", "queuedMs", "connectionWaitMs", "transactionMs"] as const;
 
@@ -29,6 +29,10 @@ function parseLateLine(line: string): LateLine | undefined {
 const mean = (values: number[]) =>
   values.length === 0 ? "-" : String(Math.round(values.reduce((a, b) => a + b, 0) / values.length));
 
+/** The value below which `share` of them fall (nearest rank). */
+const percentile = (values: number[], share: number) =>
+  values.length === 0 ? "-" : String([...values].sort((a, b) => a - b)[Math.ceil(share * values.length) - 1]);
+
 const lateLines = (outputs: Array<{ text: string }>) =>
   outputs.flatMap(({ text }) =>
     text.split("\n").flatMap((line) => {
@@ -49,8 +53,13 @@ export function lateDecisionPhases(outputs: Array<{ text: string }>, startedAt: 
   const byWay = new Map<string, LateLine[]>();
   for (const l of late) byWay.set(l.appliedBy, [...(byWay.get(l.appliedBy) ?? []), l]);
   const ways = [...byWay].map(([way, lines]) => {
-    const means = PHASES.map((p) => `${p} ${mean(lines.flatMap((l) => l.phases[p] ?? []))}`);
-    return `  ${way}: ${lines.length}, mean ${means.join(", ")}`;
+    const values = (p: (typeof PHASES)[number]) => lines.flatMap((l) => l.phases[p] ?? []);
+    const each = (stat: (v: number[]) => string) => PHASES.map((p) => `${p} ${stat(values(p))}`).join(", ");
+    return [
+      `  ${way}: ${lines.length}, mean ${each(mean)}`,
+      `    p90 ${each((v) => percentile(v, 0.9))}`,
+      `    max ${each((v) => percentile(v, 1))}`,
+    ].join("\n");
   });
   const perSecond = new Map<number, number>();
   for (const l of late) {
