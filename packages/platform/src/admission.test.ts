@@ -1,6 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { createAdmission } from "./admission";
 
+/** A request of `tenant` held until released; `taken` says whether its work has started. */
+const holder = (admission: ReturnType<typeof createAdmission>) => (tenant: string) => {
+  const held = { taken: false, release: () => {}, answer: undefined as unknown as Promise<string> };
+  held.answer = admission.admit(
+    undefined,
+    () =>
+      new Promise<string>((r) => {
+        held.taken = true;
+        held.release = () => r(tenant);
+      }),
+    tenant,
+  );
+  return held;
+};
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
 describe("admission of new authorization requests", () => {
   it("takes requests up to the limit; the next waits for the first place freed", async () => {
     const admission = createAdmission({ maxInProgress: 2, maxInProgressPerTenant: 2, maxQueuedMs: 5_000 });
@@ -62,22 +78,6 @@ describe("admission of new authorization requests", () => {
 });
 
 describe("admission shared between tenants", () => {
-  /** A request of `tenant` held until released; `taken` says whether its work has started. */
-  const holder = (admission: ReturnType<typeof createAdmission>) => (tenant: string) => {
-    const held = { taken: false, release: () => {}, answer: undefined as unknown as Promise<string> };
-    held.answer = admission.admit(
-      undefined,
-      () =>
-        new Promise<string>((r) => {
-          held.taken = true;
-          held.release = () => r(tenant);
-        }),
-      tenant,
-    );
-    return held;
-  };
-  const settle = () => new Promise((r) => setTimeout(r, 0));
-
   it("keeps a tenant to its limit, so another one's request is taken at once while the first one's wait", async () => {
     const admission = createAdmission({ maxInProgress: 4, maxInProgressPerTenant: 3, maxQueuedMs: 5_000 });
     const hold = holder(admission);
@@ -144,5 +144,77 @@ describe("admission shared between tenants", () => {
     await settle();
     for (const h of requests.slice(6)) h.release();
     await Promise.all(requests.map((h) => h.answer));
+  });
+});
+
+describe("places that shrink while the platform's own work is slow", () => {
+  it("shrinks by a tenth per slow report, one cut per 100 ms, down to the fewest; the next request then waits", async () => {
+    let clock = 0;
+    const admission = createAdmission({ maxInProgress: 10, minInProgress: 6, maxQueuedMs: 5_000, now: () => clock });
+    admission.observePlatformMs(250);
+    admission.observePlatformMs(400); // the same moment's: no second cut
+    expect(admission.places()).toBe(9);
+    for (const at of [100, 200, 300, 400]) {
+      clock = at;
+      admission.observePlatformMs(150);
+    }
+    expect(admission.places()).toBe(6); // 9 → 8 → 7 → 6 → not below 6
+    const hold = holder(admission);
+    const requests = Array.from({ length: 7 }, () => hold("one"));
+    await settle();
+    // Three quarters of the places now (4 of 6) for one tenant, like three quarters of 10 at full size.
+    expect(requests.filter((h) => h.taken)).toHaveLength(4);
+    for (const h of requests) h.release();
+    await settle();
+    for (const h of requests) h.release();
+    await settle();
+    for (const h of requests) h.release();
+    await Promise.all(requests.map((h) => h.answer));
+  });
+
+  it("grows back by one per as many fast reports as there are places, handing new places to waiting requests", async () => {
+    let clock = 0;
+    const admission = createAdmission({
+      maxInProgress: 4,
+      maxInProgressPerTenant: 4,
+      minInProgress: 2,
+      maxQueuedMs: 5_000,
+      now: () => clock,
+    });
+    for (const at of [0, 100, 200]) {
+      clock = at;
+      admission.observePlatformMs(1_000);
+    }
+    expect(admission.places()).toBe(2);
+    const hold = holder(admission);
+    const requests = Array.from({ length: 4 }, () => hold("one"));
+    await settle();
+    expect(requests.map((h) => h.taken)).toEqual([true, true, false, false]);
+    admission.observePlatformMs(100); // not slower than 100 ms: fast
+    await settle();
+    expect(admission.places()).toBe(2); // one of the two fast reports two places take
+    admission.observePlatformMs(5);
+    await settle();
+    expect(requests.map((h) => h.taken)).toEqual([true, true, true, false]);
+    expect(admission.places()).toBe(3);
+    for (let i = 0; i < 2; i++) admission.observePlatformMs(5);
+    await settle();
+    expect(admission.places()).toBe(3);
+    admission.observePlatformMs(5);
+    await settle();
+    expect(admission.places()).toBe(4);
+    expect(requests.every((h) => h.taken)).toBe(true);
+    for (const h of requests) h.release();
+    await Promise.all(requests.map((h) => h.answer));
+  });
+
+  it("keeps every place while the platform is fast, however long the work it admitted takes", async () => {
+    const admission = createAdmission({ maxInProgress: 8 });
+    for (let i = 0; i < 20; i++) admission.observePlatformMs(3);
+    expect(admission.places()).toBe(8);
+    await expect(
+      admission.admit(undefined, () => new Promise<string>((r) => setTimeout(() => r("slow receiver"), 150))),
+    ).resolves.toBe("slow receiver");
+    expect(admission.places()).toBe(8);
   });
 });

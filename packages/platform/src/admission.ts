@@ -16,6 +16,14 @@ export interface AdmissionOptions {
   maxQueuedMs?: number;
   /** Called for each refused request (the engine counts them: authorizations_shed_total). */
   onShed?: () => void;
+  /**
+   * The engine's own part of a request (its first transaction, from having its connection to the commit) slower than
+   * this means the engine or its database is short of CPU: the places shrink by a tenth (at most every 100 ms) down to
+   * `minInProgress`, and grow back by one per as many faster requests as there are places. 100 ms by default.
+   */
+  slowPlatformMs?: number;
+  /** The fewest places slow platform work shrinks to. 16 by default (or `maxInProgress`, if fewer). */
+  minInProgress?: number;
   now?: () => number;
 }
 
@@ -32,7 +40,14 @@ export interface Admission {
   ensureInTime(arrivedAt: number | undefined, now: number): void;
   /** Places taken now, and requests waiting for one (the gauges). */
   state(): { inProgress: number; waiting: number };
+  /** The places there are now: `maxInProgress`, fewer while the platform's own work is slow (`slowPlatformMs`). */
+  places(): number;
+  /** How long the engine's own part of an admitted request took (see `slowPlatformMs`). */
+  observePlatformMs(ms: number): void;
 }
+
+/** Slow reports closer together than this shrink the places once. */
+const SHRINK_SPACING_MS = 100;
 
 export const overloaded = () =>
   new AppError(
@@ -57,12 +72,24 @@ interface Waiter {
  * decisions) is what made answers late. Measured (bench/README.md): deciding requests that waited 1.5–2.5 s by their
  * default instead of asking made a 3× overload answer 775 requests late; refusing them did not. Amount changes and
  * reversals are never refused. A freed place goes to the oldest waiting request whose tenant is under its limit.
+ *
+ * A place covers the receiver's answer time too, which is the receiver's business, so the number of places only
+ * shrinks when the platform's own work is slow: with every process short of CPU, places that shrink so decided 0–1
+ * authorizations later than deadline + 250 ms instead of 36–99 with 128 fixed (bench/README.md, forty-fifth session),
+ * the queues behind them being short. A stalled receiver does not shrink them: its business keeps to its share.
  */
 export function createAdmission(opts: AdmissionOptions = {}): Admission {
   const maxInProgress = opts.maxInProgress ?? 128;
   const perTenant = opts.maxInProgressPerTenant ?? Math.max(1, Math.floor((maxInProgress * 3) / 4));
   const maxQueuedMs = opts.maxQueuedMs ?? 2_000;
   const now = opts.now ?? Date.now;
+  const slowPlatformMs = opts.slowPlatformMs ?? 100;
+  const fewestPlaces = Math.min(maxInProgress, opts.minInProgress ?? 16);
+  /** Places now: maxInProgress, or fewer after slow platform work; a tenant's limit shrinks with them. */
+  let places = maxInProgress;
+  let lastShrunkAt = -Infinity;
+  /** Fast reports since the places last grew: one more place per `places` of them (as many as there are places). */
+  let fastSinceGrowth = 0;
   let inProgress = 0;
   const held = new Map<string, number>();
   /** Requests waiting for a place, oldest first. */
@@ -73,7 +100,8 @@ export function createAdmission(opts: AdmissionOptions = {}): Admission {
     opts.onShed?.();
     return overloaded();
   };
-  const mayTake = (tenant: string) => inProgress < maxInProgress && (held.get(tenant) ?? 0) < perTenant;
+  const tenantPlaces = () => Math.max(1, Math.floor((perTenant * places) / maxInProgress));
+  const mayTake = (tenant: string) => inProgress < places && (held.get(tenant) ?? 0) < tenantPlaces();
   const take = (tenant: string) => {
     inProgress += 1;
     held.set(tenant, (held.get(tenant) ?? 0) + 1);
@@ -99,20 +127,41 @@ export function createAdmission(opts: AdmissionOptions = {}): Admission {
       waiting.push(waiter);
     });
 
+  /** Free places go to the oldest waiting requests whose tenants are under their limit. */
+  const handOver = () => {
+    for (;;) {
+      const next = waiting.findIndex((w) => mayTake(w.tenant));
+      if (next < 0) return;
+      const [waiter] = waiting.splice(next, 1);
+      take(waiter!.tenant);
+      waiter!.handOver();
+    }
+  };
+
   const release = (tenant: string) => {
     inProgress -= 1;
     const left = held.get(tenant)! - 1;
     if (left === 0) held.delete(tenant);
     else held.set(tenant, left);
-    const next = waiting.findIndex((w) => mayTake(w.tenant));
-    if (next < 0) return;
-    const [waiter] = waiting.splice(next, 1);
-    take(waiter!.tenant);
-    waiter!.handOver();
+    handOver();
   };
 
   return {
     state: () => ({ inProgress, waiting: waiting.length }),
+    places: () => places,
+    observePlatformMs(ms) {
+      if (ms > slowPlatformMs) {
+        // Requests slowed by the same moment report together: one cut for them.
+        const at = now();
+        if (at - lastShrunkAt < SHRINK_SPACING_MS) return;
+        lastShrunkAt = at;
+        places = Math.max(fewestPlaces, Math.floor(places * 0.9));
+      } else if (places < maxInProgress && ++fastSinceGrowth >= places) {
+        fastSinceGrowth = 0;
+        places += 1;
+        handOver();
+      }
+    },
     ensureInTime(arrivedAt, at) {
       if (waitedTooLong(arrivedAt, at)) throw refuse();
     },

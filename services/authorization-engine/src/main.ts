@@ -18,6 +18,10 @@ await runServiceProcess({
     AUTHORIZATION_MAX_IN_PROGRESS: z.coerce.number().int().min(1).max(10_000).default(128),
     /** Places one business may hold; unset: three quarters of AUTHORIZATION_MAX_IN_PROGRESS. */
     AUTHORIZATION_MAX_IN_PROGRESS_PER_BUSINESS: z.coerce.number().int().min(1).max(10_000).optional(),
+    /** The fewest places while the engine's own transactions are slow; AUTHORIZATION_MAX_IN_PROGRESS: never fewer. */
+    AUTHORIZATION_MIN_IN_PROGRESS: z.coerce.number().int().min(1).max(10_000).default(16),
+    /** A request's first transaction slower than this (connection wait apart) shrinks the places by a tenth. */
+    AUTHORIZATION_SLOW_TRANSACTION_MS: z.coerce.number().int().min(1).max(60_000).default(100),
     /** The ISO 8583 network interface's TCP port; unset: off. It binds HOST, as the HTTP server does. */
     ISO8583_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     ISO8583_TIMEOUT_MS: z.coerce.number().int().min(MIN_TIMEOUT_MS).max(60_000).default(DEFAULT_TIMEOUT_MS),
@@ -45,6 +49,8 @@ await runServiceProcess({
         maxQueuedMs: config.AUTHORIZATION_MAX_QUEUED_MS,
         maxInProgress: config.AUTHORIZATION_MAX_IN_PROGRESS,
         maxInProgressPerTenant: config.AUTHORIZATION_MAX_IN_PROGRESS_PER_BUSINESS,
+        minInProgress: config.AUTHORIZATION_MIN_IN_PROGRESS,
+        slowPlatformMs: config.AUTHORIZATION_SLOW_TRANSACTION_MS,
       },
       networkInterface:
         config.ISO8583_PORT === undefined

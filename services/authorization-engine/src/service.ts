@@ -58,7 +58,7 @@ export interface EngineOptions {
   /** How long past the 4 s decision window before the sweeper applies the timeout default itself. */
   sweeperGraceMs?: number;
   /** Load shedding of new authorization requests (@cardhold/platform's admission), places shared per business. */
-  admission?: Pick<AdmissionOptions, "maxInProgress" | "maxInProgressPerTenant" | "maxQueuedMs">;
+  admission?: Omit<AdmissionOptions, "onShed" | "now">;
   /** FX rates for live mode; none (no live provider ships yet): live FX answers 403. Test mode uses the sandbox's. */
   liveFxRates?: FxRatesProvider;
   /** The ISO 8583 card-network interface on its own TCP port (ISO8583_PORT); off when absent. */
@@ -201,6 +201,11 @@ function registerLoadGauges(registry: Registry, db: Db, admission: Admission, wa
     "authorizations_in_progress",
     "New authorizations admitted and not yet decided (admission places taken)",
     () => admission.state().inProgress,
+  );
+  gauge(
+    "authorization_admission_places",
+    "Admission places now: AUTHORIZATION_MAX_IN_PROGRESS, fewer while the engine's own part of a request is slow",
+    () => admission.places(),
   );
   gauge(
     "authorizations_waiting_for_place",

@@ -120,3 +120,32 @@ describe("admission places shared between businesses", () => {
     expect((await waiting).body.data).toMatchObject({ status: "approved" });
   });
 });
+
+describe("admission places while the engine's own work is slow", () => {
+  let slow: EngineHarness;
+  beforeAll(async () => {
+    // Every first transaction counts as slow (it takes more than 0 ms): the places shrink with each request.
+    slow = await startEngine({ admission: { maxInProgress: 40, slowPlatformMs: 0, minInProgress: 30 } });
+  });
+  afterAll(async () => {
+    await slow?.stop();
+  });
+  const places = async () => {
+    const text = await (await fetch(`${slow.url}/metrics`)).text();
+    return Number(/^authorization_admission_places(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1]);
+  };
+
+  it("shrinks them after a request whose transaction was slow, and shows it in the gauge", async () => {
+    const as = newBusiness();
+    const card = await issueCard(slow, as, { funds: 10_000 });
+    expect(await places()).toBe(40);
+    const check = (await call(slow, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/check`, {
+      channel: "online",
+    })) as { status: number; body: unknown };
+    expect(check.status, JSON.stringify(check.body)).toBe(200);
+    expect(await places()).toBe(36);
+    await new Promise((r) => setTimeout(r, 120)); // past the spacing between two cuts
+    await call(slow, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/check`, { channel: "pos" });
+    expect(await places()).toBe(32);
+  });
+});

@@ -173,7 +173,12 @@ export async function requestAuthorization(
   type: "check" | "capture",
   request: NetworkRequest,
 ): Promise<AuthorizationRow> {
-  const row = await takeRequest(ctx, scope, cardId, type, request);
+  const timing: { inTransactionAt?: number } = {};
+  const row = await takeRequest(ctx, scope, cardId, type, request, timing);
+  // Its statements and commit, not the wait for a connection (a burst's queue): slow when the engine or its database
+  // is short of CPU (Admission.observePlatformMs).
+  if (timing.inTransactionAt !== undefined)
+    ctx.admission?.observePlatformMs((ctx.now?.() ?? Date.now()) - timing.inTransactionAt);
   // The request is committed with its event in the outbox but maybe not yet published: a crash here must lose nothing.
   if (row.decision_due_at) failpoint("authorization-engine:after-request");
   return row;
@@ -185,11 +190,13 @@ function takeRequest(
   cardId: string,
   type: "check" | "capture",
   request: NetworkRequest,
+  timing: { inTransactionAt?: number },
 ): Promise<AuthorizationRow> {
   return ctx.db
     .tx(async (tx) => {
       // Read the clock once the transaction has its connection: under load, waiting for one eats into the window.
       const now = ctx.now?.() ?? Date.now();
+      timing.inTransactionAt = now;
       ctx.admission?.ensureInTime(request.arrivedAt, now);
       const subject = await findAuthorizationSubject(tx, scope, cardId);
       if (!subject) throw notFound("Card", cardId);
@@ -246,7 +253,7 @@ function takeRequest(
       // A repeat, or a request with the same reference inserted at the same moment: that one stands (this one
       // rolled back). Without a reference of the request's own, the random one drawn for it clashed: draw again.
       if (!networkReferenceTaken(error)) throw error;
-      if (!request.reference) return takeRequest(ctx, scope, cardId, type, request);
+      if (!request.reference) return takeRequest(ctx, scope, cardId, type, request, timing);
       const standing = await findByNetworkReference(ctx.db, scope, cardId, request.reference);
       if (!standing) throw error;
       return standing;
