@@ -2,17 +2,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { readCpu } from "../../bench/support/process-cpu";
 import { confineToCores } from "./cpu-quota";
 
 const cgroupsWritable =
   process.getuid?.() === 0 &&
   (existsSync("/sys/fs/cgroup/cgroup.controllers") || existsSync("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"));
 
-/** CPU time (user + system) a process has used, in ms, from /proc/<pid>/stat. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000) / 100;
-}
+const cpuMs = (pid: number) => readCpu({ loop: () => [pid] }).loop!;
 
 let loop: ChildProcess | undefined;
 afterEach(() => {

@@ -16,6 +16,15 @@ const holder = (admission: ReturnType<typeof createAdmission>) => (tenant: strin
   return held;
 };
 const settle = () => new Promise((r) => setTimeout(r, 0));
+/** Releases held requests as they are taken, until every one has answered. */
+const releaseAll = async (requests: ReturnType<ReturnType<typeof holder>>[]) => {
+  while (requests.some((h) => !h.taken)) {
+    for (const h of requests) h.release();
+    await settle();
+  }
+  for (const h of requests) h.release();
+  await Promise.all(requests.map((h) => h.answer));
+};
 
 describe("admission of new authorization requests", () => {
   it("takes requests up to the limit; the next waits for the first place freed", async () => {
@@ -164,12 +173,7 @@ describe("places that shrink while the platform's own work is slow", () => {
     await settle();
     // Three quarters of the places now (4 of 6) for one tenant, like three quarters of 10 at full size.
     expect(requests.filter((h) => h.taken)).toHaveLength(4);
-    for (const h of requests) h.release();
-    await settle();
-    for (const h of requests) h.release();
-    await settle();
-    for (const h of requests) h.release();
-    await Promise.all(requests.map((h) => h.answer));
+    await releaseAll(requests);
   });
 
   it("grows back by one per as many fast reports as there are places, handing new places to waiting requests", async () => {

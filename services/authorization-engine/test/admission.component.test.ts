@@ -20,8 +20,8 @@ afterAll(async () => {
 });
 
 /** A metric's value; fails the test when the metric is missing (a NaN would compare equal to NaN + 1). */
-const metric = async (name: string) => {
-  const text = await (await fetch(`${h.url}/metrics`)).text();
+const metric = async (name: string, engine: EngineHarness = h) => {
+  const text = await (await fetch(`${engine.url}/metrics`)).text();
   const value = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)`, "m").exec(text)?.[1];
   if (value === undefined) throw new Error(`metric ${name} is not exposed`);
   return Number(value);
@@ -130,18 +130,15 @@ describe("admission places while the engine's own work is slow", () => {
   afterAll(async () => {
     await slow?.stop();
   });
-  const places = async () => {
-    const text = await (await fetch(`${slow.url}/metrics`)).text();
-    return Number(/^authorization_admission_places(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1]);
-  };
+  const places = () => metric("authorization_admission_places", slow);
 
   it("shrinks them after a request whose transaction was slow, and shows it in the gauge", async () => {
     const as = newBusiness();
     const card = await issueCard(slow, as, { funds: 10_000 });
     expect(await places()).toBe(40);
-    const check = (await call(slow, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/check`, {
+    const check = await call(slow, as, "POST", `/simulation/cards/${card.cardId}/request-authorization/check`, {
       channel: "online",
-    })) as { status: number; body: unknown };
+    });
     expect(check.status, JSON.stringify(check.body)).toBe(200);
     expect(await places()).toBe(36);
     await new Promise((r) => setTimeout(r, 120)); // past the spacing between two cuts
