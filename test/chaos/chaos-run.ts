@@ -38,6 +38,7 @@ import { startPausableForwarder } from "./pausable-forwarder";
 import { startScaledPlatform } from "./platform-instances";
 import { startWalletProcess } from "./wallet-process";
 import { startBusyCores } from "./busy-cores";
+import { probeAdmissionPlaces } from "./places-probe";
 import { confineToCores } from "./cpu-quota";
 import { recordFetchTimes } from "./fetch-timing";
 import { traceFromSending } from "./round-robin-proxy";
@@ -213,6 +214,8 @@ async function run(): Promise<boolean> {
       );
   }, 5_000);
   cleanups.push(async () => clearInterval(receiverProbe));
+  const stopPlacesProbe = probeAdmissionPlaces(() => platform.instancesOf("authorization-engine"), log);
+  cleanups.push(async () => stopPlacesProbe());
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
   /** Instances killed and not ready yet, by id: the other instance of a service is killed only once this one is back. */

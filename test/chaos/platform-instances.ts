@@ -35,6 +35,8 @@ export interface ScaledPlatform {
   restart(id: string): Promise<void>;
   /** The running instances' pids, by service (for CPU readings). */
   pidsOf(service: ServiceName): number[];
+  /** Each instance of the service by id, with its own address (not the balancer's). */
+  instancesOf(service: ServiceName): Array<{ id: string; url: string }>;
   /** Requests the balancers saw an instance hold over 20 s, by the balanced service. */
   slowExchanges(): Array<SlowExchange & { service: ServiceName }>;
   /** What the gateways' balancer saw of a load request, by its tag. */
@@ -101,6 +103,8 @@ export async function startScaledPlatform(
     },
     pidsOf: (service) =>
       instances.flatMap((i) => (i.name === service && i.process?.child.pid ? [i.process.child.pid] : [])),
+    instancesOf: (service) =>
+      instances.filter((i) => i.name === service).map((i) => ({ id: i.id, url: `http://127.0.0.1:${i.port}` })),
     slowExchanges: () =>
       [...balancerOf].flatMap(([service, proxy]) => proxy.slowExchanges().map((e) => ({ ...e, service }))),
     gatewayTrace: (tag) => balancerOf.get("api-gateway")?.traceOf(tag),
