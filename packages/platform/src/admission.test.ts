@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createAdmission } from "./admission";
+import { createAdmission, QUIET_RECOVERY_MS } from "./admission";
 
 /** A request of `tenant` held until released; `taken` says whether its work has started. */
 const holder = (admission: ReturnType<typeof createAdmission>) => (tenant: string) => {
@@ -210,6 +210,48 @@ describe("places that shrink while the platform's own work is slow", () => {
     expect(requests.every((h) => h.taken)).toBe(true);
     for (const h of requests) h.release();
     await Promise.all(requests.map((h) => h.answer));
+  });
+
+  it("gives every place back on the first fast report 10 s after the last slow one, to requests waiting too", async () => {
+    let clock = 0;
+    const admission = createAdmission({
+      maxInProgress: 40,
+      maxInProgressPerTenant: 40,
+      minInProgress: 16,
+      maxQueuedMs: 60_000,
+      now: () => clock,
+    });
+    for (let at = 0; at <= 2_000; at += 100) {
+      clock = at;
+      admission.observePlatformMs(300);
+    }
+    expect(admission.places()).toBe(16);
+    const hold = holder(admission);
+    const requests = Array.from({ length: 20 }, () => hold("one"));
+    await settle();
+    expect(requests.filter((h) => h.taken)).toHaveLength(16);
+    clock = 2_050;
+    admission.observePlatformMs(300); // too soon after the last cut to cut again, but slow: the quiet starts later
+    clock = 2_050 + QUIET_RECOVERY_MS - 1;
+    admission.observePlatformMs(5);
+    expect(admission.places()).toBe(16); // not quiet long enough: one fast report of a window of 16
+    clock = 2_050 + QUIET_RECOVERY_MS;
+    admission.observePlatformMs(5);
+    await settle();
+    expect(admission.places()).toBe(40);
+    expect(requests.every((h) => h.taken)).toBe(true);
+    await releaseAll(requests);
+  });
+
+  it("keeps the places shrunk while slow reports keep coming, however many fast ones come between", async () => {
+    let clock = 0;
+    const admission = createAdmission({ maxInProgress: 40, minInProgress: 16, now: () => clock });
+    for (let at = 0; at < 60_000; at += 100) {
+      clock = at;
+      admission.observePlatformMs(at % 5_000 === 0 ? 300 : 5); // one slow report every 5 s, 49 fast ones between
+    }
+    // A cut of a tenth every 5 s against one place per window of fast reports: about 20 places, never all 40.
+    expect(admission.places()).toBeLessThan(25);
   });
 
   it("keeps every place while the platform is fast, however long the work it admitted takes", async () => {

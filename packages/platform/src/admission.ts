@@ -19,7 +19,8 @@ export interface AdmissionOptions {
   /**
    * The engine's own part of a request (its first transaction, from having its connection to the commit) slower than
    * this means the engine or its database is short of CPU: the places shrink by a tenth (at most every 100 ms) down to
-   * `minInProgress`, and grow back by one per as many faster requests as there are places. 100 ms by default.
+   * `minInProgress`, and grow back by one per as many faster requests as there are places; all at once on the first
+   * fast request after 10 s without a slow one (QUIET_RECOVERY_MS). 100 ms by default.
    */
   slowPlatformMs?: number;
   /** The fewest places slow platform work shrinks to. 16 by default (or `maxInProgress`, if fewer). */
@@ -48,6 +49,12 @@ export interface Admission {
 
 /** Slow reports closer together than this shrink the places once. */
 const SHRINK_SPACING_MS = 100;
+/**
+ * A fast report this long after the last slow one gives every place back: the slowness has passed. Growing one place
+ * per window of fast reports alone would take an hour of quiet traffic (1/s) to undo a few seconds of slowness, and
+ * the next burst would be refused by a platform that is well again. While it stays slow, slow reports keep coming.
+ */
+export const QUIET_RECOVERY_MS = 10_000;
 
 export const overloaded = () =>
   new AppError(
@@ -88,6 +95,7 @@ export function createAdmission(opts: AdmissionOptions = {}): Admission {
   /** Places now: maxInProgress, or fewer after slow platform work; a tenant's limit shrinks with them. */
   let places = maxInProgress;
   let lastShrunkAt = -Infinity;
+  let lastSlowAt = -Infinity;
   /** Fast reports since the places last grew: one more place per `places` of them (as many as there are places). */
   let fastSinceGrowth = 0;
   let inProgress = 0;
@@ -146,21 +154,26 @@ export function createAdmission(opts: AdmissionOptions = {}): Admission {
     handOver();
   };
 
+  /** Requests slowed by the same moment report together: one cut for them. */
+  const shrink = (at: number) => {
+    lastSlowAt = at;
+    if (at - lastShrunkAt < SHRINK_SPACING_MS) return;
+    lastShrunkAt = at;
+    places = Math.max(fewestPlaces, Math.floor(places * 0.9));
+  };
+
   return {
     state: () => ({ inProgress, waiting: waiting.length }),
     places: () => places,
     observePlatformMs(ms) {
-      if (ms > slowPlatformMs) {
-        // Requests slowed by the same moment report together: one cut for them.
-        const at = now();
-        if (at - lastShrunkAt < SHRINK_SPACING_MS) return;
-        lastShrunkAt = at;
-        places = Math.max(fewestPlaces, Math.floor(places * 0.9));
-      } else if (places < maxInProgress && ++fastSinceGrowth >= places) {
-        fastSinceGrowth = 0;
-        places += 1;
-        handOver();
-      }
+      const at = now();
+      if (ms > slowPlatformMs) return shrink(at);
+      if (places === maxInProgress) return;
+      const quiet = at - lastSlowAt >= QUIET_RECOVERY_MS;
+      if (!quiet && ++fastSinceGrowth < places) return;
+      fastSinceGrowth = 0;
+      places = quiet ? maxInProgress : places + 1;
+      handOver();
     },
     ensureInTime(arrivedAt, at) {
       if (waitedTooLong(arrivedAt, at)) throw refuse();
