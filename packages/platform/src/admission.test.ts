@@ -156,6 +156,24 @@ describe("admission shared between tenants", () => {
   });
 });
 
+/** Admission on the test's clock, its places cut to the fewest by slow reports 100 ms apart; one tenant may take all. */
+function shrunkToFewest(maxInProgress: number, minInProgress: number) {
+  let clock = 0;
+  const admission = createAdmission({
+    maxInProgress,
+    maxInProgressPerTenant: maxInProgress,
+    minInProgress,
+    maxQueuedMs: 60_000,
+    now: () => clock,
+  });
+  for (;;) {
+    admission.observePlatformMs(1_000);
+    if (admission.places() === minInProgress) break;
+    clock += 100;
+  }
+  return { admission, lastSlowAt: clock, setClock: (ms: number) => void (clock = ms) };
+}
+
 describe("places that shrink while the platform's own work is slow", () => {
   it("shrinks by a tenth per slow report, one cut per 100 ms, down to the fewest; the next request then waits", async () => {
     let clock = 0;
@@ -177,18 +195,7 @@ describe("places that shrink while the platform's own work is slow", () => {
   });
 
   it("grows back by one per as many fast reports as there are places, handing new places to waiting requests", async () => {
-    let clock = 0;
-    const admission = createAdmission({
-      maxInProgress: 4,
-      maxInProgressPerTenant: 4,
-      minInProgress: 2,
-      maxQueuedMs: 5_000,
-      now: () => clock,
-    });
-    for (const at of [0, 100, 200]) {
-      clock = at;
-      admission.observePlatformMs(1_000);
-    }
+    const { admission } = shrunkToFewest(4, 2);
     expect(admission.places()).toBe(2);
     const hold = holder(admission);
     const requests = Array.from({ length: 4 }, () => hold("one"));
@@ -213,29 +220,18 @@ describe("places that shrink while the platform's own work is slow", () => {
   });
 
   it("gives every place back on the first fast report 10 s after the last slow one, to requests waiting too", async () => {
-    let clock = 0;
-    const admission = createAdmission({
-      maxInProgress: 40,
-      maxInProgressPerTenant: 40,
-      minInProgress: 16,
-      maxQueuedMs: 60_000,
-      now: () => clock,
-    });
-    for (let at = 0; at <= 2_000; at += 100) {
-      clock = at;
-      admission.observePlatformMs(300);
-    }
+    const { admission, lastSlowAt, setClock } = shrunkToFewest(40, 16);
     expect(admission.places()).toBe(16);
     const hold = holder(admission);
     const requests = Array.from({ length: 20 }, () => hold("one"));
     await settle();
     expect(requests.filter((h) => h.taken)).toHaveLength(16);
-    clock = 2_050;
+    setClock(lastSlowAt + 50);
     admission.observePlatformMs(300); // too soon after the last cut to cut again, but slow: the quiet starts later
-    clock = 2_050 + QUIET_RECOVERY_MS - 1;
+    setClock(lastSlowAt + 50 + QUIET_RECOVERY_MS - 1);
     admission.observePlatformMs(5);
     expect(admission.places()).toBe(16); // not quiet long enough: one fast report of a window of 16
-    clock = 2_050 + QUIET_RECOVERY_MS;
+    setClock(lastSlowAt + 50 + QUIET_RECOVERY_MS);
     admission.observePlatformMs(5);
     await settle();
     expect(admission.places()).toBe(40);
