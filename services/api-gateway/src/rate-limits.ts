@@ -22,8 +22,14 @@ export function rateLimiting(deps: RateLimitingDeps) {
   const limiter = createRateLimiter(deps.rateLimits ?? DEFAULT_RATE_LIMITS);
   const sync = deps.rateLimits && createRateLimitSync(deps.db, limiter, deps.logger, { shared: !deps.soleInstance });
   const pass: RequestHandler = (_req, _res, next) => next();
+  const limited = rateLimit(limiter);
+  // A request wakes a quiet sync (rate-limit-sync.ts): what it admits is told to the others within SYNC_MS.
+  const limitedAndTold: RequestHandler = (req, res, next) => {
+    sync?.wake();
+    limited(req, res, next);
+  };
   return {
-    middleware: sync ? rateLimit(limiter) : pass,
+    middleware: sync ? limitedAndTold : pass,
     adminRoutes: (app: Express) => rateLimitAdminRoutes(app, deps.db, limiter, deps.operatorToken),
     start: async () => sync?.start(),
     stop: async () => sync?.stop(),
