@@ -16,9 +16,8 @@
  *
  * Quiet (its last exchange wrote nothing and heard of nothing the others admitted), an instance exchanges every
  * QUIET_SYNC_MS instead: an idle gateway read the others' totals ten times a second for nothing (two idle gateways:
- * 38–47 ms of CPU a second, 15–18 with this; bench/README.md, forty-sixth session). A request
- * it takes wakes it back to SYNC_MS, so what it admits is told within SYNC_MS as before; what the others admitted
- * while it was quiet is read at its next exchange and charged as debt, as at a cold start.
+ * 38–47 ms of CPU a second, 15–18 with this; bench/README.md, forty-sixth session). A request it takes wakes it back
+ * to SYNC_MS, so what it admits is told within SYNC_MS as before; hearing the others admit keeps it there too.
  *
  * A gateway that knows no other shares its database (`shared: false`: the all-in-one) writes and reads no usage. It
  * loads the overrides once (later ones are set through it) and forgets idle buckets once a minute.
