@@ -81,7 +81,7 @@ describe("attempt records written together", () => {
     await Promise.all(
       claimed.map((c, i) => {
         const next: NextStep = i % 2 === 0 ? { status: "delivered" } : { status: "pending", at: retryAt };
-        return recorder.record({ attempt: outcome(c.id, c.event_id), next });
+        return recorder.record([{ attempt: outcome(c.id, c.event_id), next }]);
       }),
     );
     for (const [i, c] of claimed.entries()) {
@@ -95,13 +95,33 @@ describe("attempt records written together", () => {
     const [first, good, bad] = await Promise.all([claimedNotification(), claimedNotification(), claimedNotification()]);
     // While the first is being written, the next two wait and go out together.
     const results = await Promise.allSettled([
-      recorder.record({ attempt: outcome(first!.id, first!.event_id), next: { status: "delivered" } }),
-      recorder.record({ attempt: outcome(good!.id, good!.event_id), next: { status: "delivered" } }),
+      recorder.record([{ attempt: outcome(first!.id, first!.event_id), next: { status: "delivered" } }]),
+      recorder.record([{ attempt: outcome(good!.id, good!.event_id), next: { status: "delivered" } }]),
       // A status the deliveries table refuses: the whole batch's statement fails.
-      recorder.record({ attempt: outcome(bad!.id, bad!.event_id), next: { status: "bogus" } as unknown as NextStep }),
+      recorder.record([{ attempt: outcome(bad!.id, bad!.event_id), next: { status: "bogus" } as unknown as NextStep }]),
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
     expect(await stateOf(good!.event_id)).toEqual({ delivery: "delivered", event: "delivered", attempts: 1 });
     expect(await stateOf(bad!.event_id)).toMatchObject({ delivery: "delivering", attempts: 0 });
+  });
+
+  it("the attempts given in one call are written together or not at all", async () => {
+    const recorder = createAttemptRecorder(db, pino({ level: "silent" }));
+    const [first, alone, inUnit, badInUnit] = await Promise.all(Array.from({ length: 4 }, () => claimedNotification()));
+    const delivered = (c: typeof first) =>
+      ({ attempt: outcome(c!.id, c!.event_id), next: { status: "delivered" } }) as const;
+    // While the first is being written, the other two calls wait and go out together.
+    const results = await Promise.allSettled([
+      recorder.record([delivered(first)]),
+      recorder.record([delivered(alone)]),
+      recorder.record([
+        delivered(inUnit),
+        { attempt: outcome(badInUnit!.id, badInUnit!.event_id), next: { status: "bogus" } as unknown as NextStep },
+      ]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    expect(await stateOf(alone!.event_id)).toEqual({ delivery: "delivered", event: "delivered", attempts: 1 });
+    expect(await stateOf(inUnit!.event_id)).toMatchObject({ delivery: "delivering", attempts: 0 });
+    expect(await stateOf(badInUnit!.event_id)).toMatchObject({ delivery: "delivering", attempts: 0 });
   });
 });

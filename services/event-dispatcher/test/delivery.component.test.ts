@@ -341,6 +341,37 @@ describe("routing and isolation", () => {
     }
   });
 
+  it("a resource's events published together go out as the receiver takes each; their attempts are written after the last", async () => {
+    const r = await receiver();
+    const biz = business();
+    await webhook(biz, r.url);
+    const resource = `c.auth.${Math.random()}`;
+    const messages = [1, 2].map((step) =>
+      eventMessage(biz, step === 1 ? "card.authorization.closed" : "card.transaction.created", { step }, resource),
+    );
+    let firstAttemptsWhenSecondCame: Promise<number> | undefined;
+    r.answerWith((req) => {
+      if (req.json?.metadata?.event !== messages[1]!.eventId) return { status: 200 };
+      firstAttemptsWhenSecondCame ??= h.pg.db
+        .query<{ n: number }>("SELECT count(*)::int AS n FROM dispatcher.attempts WHERE event_id = $1", [
+          messages[0]!.eventId,
+        ])
+        .then(({ rows }) => rows[0]!.n);
+      // Answered late enough for the count above to see the database as it was while the second was being sent.
+      return { status: 200, delayMs: 300 };
+    });
+    await bus.publish(messages);
+    await eventually(() => expect(r.byEvent(messages[1]!.eventId)).toHaveLength(1), 10_000);
+    expect(await firstAttemptsWhenSecondCame).toBe(0);
+    for (const m of messages) {
+      await eventually(async () =>
+        expect((await api("GET", `/events/${m.eventId}`, biz)).body.data.status).toBe("delivered"),
+      );
+    }
+    const order = r.received.filter((q) => q.json?.data?.id === resource).map((q) => q.json.metadata.event);
+    expect(order).toEqual(messages.map((m) => m.eventId));
+  });
+
   it("a slow receiver does not delay another business's deliveries", async () => {
     const slow = await receiver();
     const fast = await receiver();

@@ -3,8 +3,11 @@ import { createGroupCommit, type Db } from "@cardhold/db";
 import { recordSoleNotificationAttempts, type RecordedAttempt } from "../store/deliveries.store";
 
 export interface AttemptRecorder {
-  /** Resolves once the attempt is written (with the others written with it). */
-  record(recorded: RecordedAttempt): Promise<void>;
+  /**
+   * Resolves once the attempts are written (with the others written with them). The attempts given in one call are
+   * one unit: written in one statement, together or not at all (a failed group is retried unit by unit).
+   */
+  record(unit: RecordedAttempt[]): Promise<void>;
 }
 
 /**
@@ -20,12 +23,13 @@ const ATTEMPT_LINGER_MS = 10;
  * (bookkeeping: a lost record only makes the delivery due again).
  */
 export function createAttemptRecorder(db: Db, logger: Logger): AttemptRecorder {
-  const group = createGroupCommit<RecordedAttempt>(
-    (batch) => recordSoleNotificationAttempts({ query: db.bookkeeping }, batch),
+  const group = createGroupCommit<RecordedAttempt[]>(
+    (units) => recordSoleNotificationAttempts({ query: db.bookkeeping }, units.flat()),
     {
       lingerMs: ATTEMPT_LINGER_MS,
-      onGroupFailed: (err, attempts) =>
-        logger.warn({ err, attempts }, "a group of attempt records failed; writing them one by one"),
+      sizeOf: (unit) => unit.length,
+      onGroupFailed: (err, units) =>
+        logger.warn({ err, units }, "a group of attempt records failed; writing them unit by unit"),
     },
   );
   return { record: group.write };

@@ -16,6 +16,7 @@ import {
   type ClaimedDelivery,
   type ClaimLimits,
   type NextStep,
+  type RecordedAttempt,
 } from "../store/deliveries.store";
 import { NO_ROOM, refreshEventStatus, type InsertClaim } from "../store/events.store";
 import { createQueueVacuum, type QueueVacuumOptions } from "../store/queue-vacuum";
@@ -194,8 +195,18 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const attempts = createAttemptRecorder(db, logger);
   const vacuum = createQueueVacuum(db, logger, opts.queueVacuum);
 
-  /** The attempt, the delivery's next step and the event's status; a decision's answer goes out with them. */
-  const record = async (c: ClaimedDelivery, url: string, startedAt: Date, result: SendResult) => {
+  /**
+   * The attempt, the delivery's next step and the event's status; a decision's answer goes out with them. `held`: a
+   * chain's sole-notification attempts not written yet (see deliverChain); this one joins them, or they are written
+   * before it.
+   */
+  const record = async (
+    c: ClaimedDelivery,
+    url: string,
+    startedAt: Date,
+    result: SendResult,
+    held?: RecordedAttempt[],
+  ) => {
     const attempt: AttemptOutcome = {
       deliveryId: c.id,
       eventId: c.event_id,
@@ -213,8 +224,12 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     const sole = c.event_deliveries === 1;
     // The common cases: notifications written together (group commit), a decision in one statement with its answer.
     if (c.policy === "notification" && sole) {
-      return attempts.record({ attempt, next: nextStepAfter(c, startedAt, result, schedule) });
+      const recorded = { attempt, next: nextStepAfter(c, startedAt, result, schedule) };
+      if (held) held.push(recorded);
+      else await attempts.record([recorded]);
+      return;
     }
+    await writeHeld(held);
     const about = {
       eventId: c.event_id,
       resourceId: c.resource_id,
@@ -259,12 +274,16 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
    * One delivery: sent and recorded. How it went: fast or slow when the receiver took it (the next of its resource may
    * go), trouble when it did not, unknown when it was not sent.
    */
-  const deliver = (c: ClaimedDelivery, answered?: (outcome: ChainOutcome) => void): Promise<ChainOutcome> =>
+  const deliver = (
+    c: ClaimedDelivery,
+    answered?: (outcome: ChainOutcome) => void,
+    held?: RecordedAttempt[],
+  ): Promise<ChainOutcome> =>
     eventTraces.run(
       c.event_id,
       `deliver ${c.policy}`,
       { "cardhold.event.id": c.event_id, "cardhold.delivery.id": c.id },
-      () => deliverNow(c, answered),
+      () => deliverNow(c, answered, held),
       c.traceparent ? { traceparent: c.traceparent } : undefined,
     );
 
@@ -279,14 +298,20 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     };
   };
 
-  const deliverNow = async (c: ClaimedDelivery, answered?: (outcome: ChainOutcome) => void): Promise<ChainOutcome> => {
+  const deliverNow = async (
+    c: ClaimedDelivery,
+    answered?: (outcome: ChainOutcome) => void,
+    held?: RecordedAttempt[],
+  ): Promise<ChainOutcome> => {
     const startedAt = new Date();
     if (!c.url || !c.sealed_signing_key) {
+      await writeHeld(held);
       await failWebhookGone(c, startedAt);
       return "unknown";
     }
     const timeout = sendTimeoutMs(c.policy, c.answer_by, startedAt.getTime());
     if (timeout === undefined) {
+      await writeHeld(held);
       await answerOverloaded(c, startedAt);
       return "unknown";
     }
@@ -301,14 +326,22 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     );
     const outcome = !isDelivered(result.httpStatus) ? "trouble" : result.latencyMs <= FAST_ANSWER_MS ? "fast" : "slow";
     answered?.(outcome);
-    await record(c, c.url, startedAt, result);
+    await record(c, c.url, startedAt, result, held);
     return outcome;
   };
 
+  /** Writes a chain's held attempts (one unit: all or none), before anything recorded after them. */
+  const writeHeld = async (held: RecordedAttempt[] | undefined) => {
+    if (held && held.length > 0) await attempts.record(held.splice(0));
+  };
+
   /**
-   * A chain: deliveries of one resource to one webhook claimed together, sent in order, each once the one before it
-   * was delivered. What is left when one is not delivered (it waits for its retry), or when half the claim is spent
-   * (a later send could outlive it), is given back: the worker's claim takes it in order later.
+   * A chain: deliveries of one resource to one webhook claimed together, sent in order, each once the receiver took
+   * the one before it. Their attempts are held and written together when the chain stops, in one statement: all or
+   * none, so a failed write makes the whole chain due again, in order (a receiver never gets an earlier event again
+   * after a later one was recorded delivered). What is left when one is not delivered (it waits for its retry), or when
+   * half the claim is spent (a later send could outlive it), is given back once the attempts are written: the
+   * worker's claim takes it in order later.
    */
   const deliverChain = async (
     chain: ClaimedDelivery[],
@@ -316,20 +349,24 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     lastAnswered: (outcome: ChainOutcome) => void,
   ): Promise<ChainOutcome> => {
     let outcome: ChainOutcome = "fast";
+    const held: RecordedAttempt[] = [];
     for (const [i, c] of chain.entries()) {
       const rest = chain.slice(i + 1);
       const sent = await deliver(
         c,
         rest.length === 0 ? (last) => lastAnswered(last === "fast" ? outcome : last) : undefined,
+        held,
       );
       if (sent !== "fast") outcome = sent;
-      if (rest.length === 0) return outcome;
+      if (rest.length === 0) break;
       if (sent === "trouble" || sent === "unknown" || Date.now() - claimedAt > claimMs / 2) {
+        await writeHeld(held);
         for (const later of rest) await releaseClaim(db, later.id);
         leftWork = true;
         return outcome;
       }
     }
+    await writeHeld(held);
     return outcome;
   };
 
