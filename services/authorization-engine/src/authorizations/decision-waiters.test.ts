@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Db } from "@cardhold/db";
 import type { AuthorizationRow } from "../store/authorizations.store";
+import { eventually } from "../../../../test/support/eventually";
 import { createDecisionWaiters } from "./decision-waiters";
 
 const scope = { businessId: "bus.1", mode: "test" as const };
@@ -19,9 +20,12 @@ const decidedRow = (id: string, businessId = "bus.1") =>
 function fakeDb() {
   const decidedElsewhere = new Map<string, AuthorizationRow>();
   const statements: string[] = [];
+  /** The ids each poll read. */
+  const polled: string[][] = [];
   const db = {
     async query(text: string, params: unknown[]) {
       statements.push(text);
+      if (text.includes("ANY($1")) polled.push(params[0] as string[]);
       if (text.includes("ANY($1"))
         return { rows: (params[0] as string[]).flatMap((id) => decidedElsewhere.get(id) ?? []) };
       const [id, businessId] = params as [string, string];
@@ -29,7 +33,7 @@ function fakeDb() {
       return { rows: [row && row.business_id === businessId ? row : pending(id)] };
     },
   } as unknown as Db;
-  return { db, decidedElsewhere, statements };
+  return { db, decidedElsewhere, statements, polled };
 }
 
 describe("decision waiters", () => {
@@ -80,6 +84,22 @@ describe("decision waiters", () => {
     expect(rows.every((r) => r.status === "approved")).toBe(true);
     expect(statements.length).toBeLessThanOrEqual(polls + 2);
     expect(waiters.waitingCount()).toBe(0);
+  });
+
+  it("leaves a request waiting less than half the poll interval to the next poll", async () => {
+    const { db, decidedElsewhere, polled } = fakeDb();
+    const waiters = createDecisionWaiters(db, { pollMs: 1_000 });
+    const older = waiters.until(scope, pending("auth.older"), 10_000);
+    await new Promise((r) => setTimeout(r, 700));
+    // 300 ms old when the poll is due: left out even if the poll's timer fires up to 200 ms late.
+    const newer = waiters.until(scope, pending("auth.newer"), 10_000);
+    await eventually(() => expect(polled).toHaveLength(1));
+    expect(polled).toEqual([["auth.older"]]);
+    decidedElsewhere.set("auth.older", decidedRow("auth.older"));
+    decidedElsewhere.set("auth.newer", decidedRow("auth.newer"));
+    expect((await older).status).toBe("approved");
+    expect((await newer).status).toBe("approved");
+    expect(polled[1]).toEqual(["auth.older", "auth.newer"]);
   });
 
   it("never hands a waiter a row of another business, and reads the row as it stands at its deadline", async () => {
