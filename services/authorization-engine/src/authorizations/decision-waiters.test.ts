@@ -25,9 +25,10 @@ function fakeDb() {
   const db = {
     async query(text: string, params: unknown[]) {
       statements.push(text);
-      if (text.includes("ANY($1")) polled.push(params[0] as string[]);
-      if (text.includes("ANY($1"))
+      if (text.includes("ANY($1")) {
+        polled.push(params[0] as string[]);
         return { rows: (params[0] as string[]).flatMap((id) => decidedElsewhere.get(id) ?? []) };
+      }
       const [id, businessId] = params as [string, string];
       const row = decidedElsewhere.get(id);
       return { rows: [row && row.business_id === businessId ? row : pending(id)] };
