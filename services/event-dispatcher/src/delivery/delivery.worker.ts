@@ -105,6 +105,41 @@ export async function enqueueDecision(tx: Queryable, d: DecisionAbout, answer: D
   await enqueue(tx, SCHEMA, [decisionAnswered(d, answer)]);
 }
 
+/** What a decision's answer is about: the delivery's event, resource, webhook, business and mode. */
+const aboutOf = (
+  d: Pick<ClaimedDelivery, "event_id" | "resource_id" | "webhook_id" | "business_id" | "mode">,
+): DecisionAbout => ({
+  eventId: d.event_id,
+  resourceId: d.resource_id,
+  webhookId: d.webhook_id,
+  businessId: d.business_id,
+  mode: d.mode,
+});
+
+/** The answer to a decision that nothing was heard for, and why. */
+const noAnswer = (error: DecisionAnswer["error"]): DecisionAnswer => ({
+  httpStatus: null,
+  body: null,
+  latencyMs: null,
+  error,
+});
+
+/** An attempt that sent nothing, and why. */
+const unsentAttempt = (c: ClaimedDelivery, startedAt: Date, error: string): AttemptOutcome => ({
+  deliveryId: c.id,
+  eventId: c.event_id,
+  businessId: c.business_id,
+  mode: c.mode,
+  attemptNo: c.attempts,
+  trigger: c.trigger,
+  url: c.url ?? "",
+  startedAt,
+  httpStatus: null,
+  latencyMs: null,
+  responseExcerpt: null,
+  error,
+});
+
 /**
  * Claims and attempt records commit without waiting for the disk: a crash that loses one only makes the delivery due
  * again (a notification is sent again; a decision is answered `dispatcher-restarted` and the engine's durable
@@ -230,13 +265,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
       return;
     }
     await writeHeld(held);
-    const about = {
-      eventId: c.event_id,
-      resourceId: c.resource_id,
-      webhookId: c.webhook_id,
-      businessId: c.business_id,
-      mode: c.mode,
-    };
+    const about = aboutOf(c);
     const answer = {
       httpStatus: result.httpStatus,
       body: parseJson(result.body),
@@ -374,32 +403,9 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   const answerOverloaded = async (c: ClaimedDelivery, startedAt: Date) => {
     opts.onDecisionNotSent?.();
     await db.tx(async (tx) => {
-      const attempt: AttemptOutcome = {
-        deliveryId: c.id,
-        eventId: c.event_id,
-        businessId: c.business_id,
-        mode: c.mode,
-        attemptNo: c.attempts,
-        trigger: c.trigger,
-        url: c.url ?? "",
-        startedAt,
-        httpStatus: null,
-        latencyMs: null,
-        responseExcerpt: null,
-        error: `not sent: less than ${MIN_DECISION_WINDOW_MS} ms left before the decision's deadline (platform overloaded)`,
-      };
-      await recordAttempt(tx, attempt, { status: "failed" });
-      await enqueueDecision(
-        tx,
-        {
-          eventId: c.event_id,
-          resourceId: c.resource_id,
-          webhookId: c.webhook_id,
-          businessId: c.business_id,
-          mode: c.mode,
-        },
-        { httpStatus: null, body: null, latencyMs: null, error: "platform-overloaded" },
-      );
+      const why = `not sent: less than ${MIN_DECISION_WINDOW_MS} ms left before the decision's deadline (platform overloaded)`;
+      await recordAttempt(tx, unsentAttempt(c, startedAt, why), { status: "failed" });
+      await enqueueDecision(tx, aboutOf(c), noAnswer("platform-overloaded"));
       await refreshEventStatus(tx, c.event_id);
     }, BOOKKEEPING);
   };
@@ -407,34 +413,12 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   /** The webhook was deleted after the event was routed to it: nothing to send to, the delivery fails. */
   const failWebhookGone = async (c: ClaimedDelivery, startedAt: Date) => {
     await db.tx(async (tx) => {
-      const attempt: AttemptOutcome = {
-        deliveryId: c.id,
-        eventId: c.event_id,
-        businessId: c.business_id,
-        mode: c.mode,
-        attemptNo: c.attempts,
-        trigger: c.trigger,
-        url: "",
-        startedAt,
-        httpStatus: null,
-        latencyMs: null,
-        responseExcerpt: null,
-        error: "webhook no longer exists",
-      };
-      await recordAttempt(tx, attempt, { status: "failed" });
-      if (c.policy === "decision") {
-        await enqueueDecision(
-          tx,
-          {
-            eventId: c.event_id,
-            resourceId: c.resource_id,
-            webhookId: c.webhook_id,
-            businessId: c.business_id,
-            mode: c.mode,
-          },
-          { httpStatus: null, body: null, latencyMs: null, error: "no-webhook" },
-        );
-      }
+      await recordAttempt(
+        tx,
+        { ...unsentAttempt(c, startedAt, "webhook no longer exists"), url: "" },
+        { status: "failed" },
+      );
+      if (c.policy === "decision") await enqueueDecision(tx, aboutOf(c), noAnswer("no-webhook"));
       await refreshEventStatus(tx, c.event_id);
     });
   };
@@ -446,17 +430,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     if (resent) logger.warn({ resent }, "reclaimed deliveries left in flight by a stopped dispatcher");
     await db.tx(async (tx) => {
       for (const d of await failExpiredDecisions(tx)) {
-        await enqueueDecision(
-          tx,
-          {
-            eventId: d.event_id,
-            resourceId: d.resource_id,
-            webhookId: d.webhook_id,
-            businessId: d.business_id,
-            mode: d.mode,
-          },
-          { httpStatus: null, body: null, latencyMs: null, error: "dispatcher-restarted" },
-        );
+        await enqueueDecision(tx, aboutOf(d), noAnswer("dispatcher-restarted"));
         await refreshEventStatus(tx, d.event_id);
       }
     });
