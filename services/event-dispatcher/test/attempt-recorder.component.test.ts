@@ -93,7 +93,7 @@ describe("attempt records written together", () => {
   it("a record that cannot be written fails alone; the others in its batch are written", async () => {
     const recorder = createAttemptRecorder(db, pino({ level: "silent" }));
     const [first, good, bad] = await Promise.all([claimedNotification(), claimedNotification(), claimedNotification()]);
-    // While the first is being written, the next two wait and go out together.
+    // The three calls come within the linger and go out in one group; its statement fails, and each is written alone.
     const results = await Promise.allSettled([
       recorder.record([{ attempt: outcome(first!.id, first!.event_id), next: { status: "delivered" } }]),
       recorder.record([{ attempt: outcome(good!.id, good!.event_id), next: { status: "delivered" } }]),
@@ -110,7 +110,8 @@ describe("attempt records written together", () => {
     const [first, alone, inUnit, badInUnit] = await Promise.all(Array.from({ length: 4 }, () => claimedNotification()));
     const delivered = (c: typeof first) =>
       ({ attempt: outcome(c!.id, c!.event_id), next: { status: "delivered" } }) as const;
-    // While the first is being written, the other two calls wait and go out together.
+    // The three calls come within the linger and go out in one group; its statement fails, and each call is written
+    // again on its own: the unit with the bad attempt fails whole.
     const results = await Promise.allSettled([
       recorder.record([delivered(first)]),
       recorder.record([delivered(alone)]),
