@@ -124,21 +124,23 @@ const noAnswer = (error: DecisionAnswer["error"]): DecisionAnswer => ({
   error,
 });
 
-/** An attempt that sent nothing, and why. */
-const unsentAttempt = (c: ClaimedDelivery, startedAt: Date, error: string): AttemptOutcome => ({
+type Heard = Pick<AttemptOutcome, "url" | "httpStatus" | "latencyMs" | "responseExcerpt" | "error">;
+
+/** The delivery's attempt begun at `startedAt`, with what was heard of it. */
+const attemptOf = (c: ClaimedDelivery, startedAt: Date, heard: Heard): AttemptOutcome => ({
   deliveryId: c.id,
   eventId: c.event_id,
   businessId: c.business_id,
   mode: c.mode,
   attemptNo: c.attempts,
   trigger: c.trigger,
-  url: c.url ?? "",
   startedAt,
-  httpStatus: null,
-  latencyMs: null,
-  responseExcerpt: null,
-  error,
+  ...heard,
 });
+
+/** An attempt that sent nothing, and why. */
+const unsentAttempt = (c: ClaimedDelivery, startedAt: Date, url: string, error: string): AttemptOutcome =>
+  attemptOf(c, startedAt, { url, httpStatus: null, latencyMs: null, responseExcerpt: null, error });
 
 /**
  * Claims and attempt records commit without waiting for the disk: a crash that loses one only makes the delivery due
@@ -242,20 +244,13 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     result: SendResult,
     held?: RecordedAttempt[],
   ) => {
-    const attempt: AttemptOutcome = {
-      deliveryId: c.id,
-      eventId: c.event_id,
-      businessId: c.business_id,
-      mode: c.mode,
-      attemptNo: c.attempts,
-      trigger: c.trigger,
+    const attempt = attemptOf(c, startedAt, {
       url,
-      startedAt,
       httpStatus: result.httpStatus,
       latencyMs: result.latencyMs,
       responseExcerpt: excerptOf(result.body),
       error: result.errorDetail,
-    };
+    });
     const sole = c.event_deliveries === 1;
     // The common cases: notifications written together (group commit), a decision in one statement with its answer.
     if (c.policy === "notification" && sole) {
@@ -404,7 +399,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
     opts.onDecisionNotSent?.();
     await db.tx(async (tx) => {
       const why = `not sent: less than ${MIN_DECISION_WINDOW_MS} ms left before the decision's deadline (platform overloaded)`;
-      await recordAttempt(tx, unsentAttempt(c, startedAt, why), { status: "failed" });
+      await recordAttempt(tx, unsentAttempt(c, startedAt, c.url ?? "", why), { status: "failed" });
       await enqueueDecision(tx, aboutOf(c), noAnswer("platform-overloaded"));
       await refreshEventStatus(tx, c.event_id);
     }, BOOKKEEPING);
@@ -413,11 +408,7 @@ export function createDeliveryWorker(opts: DeliveryWorkerOptions): DeliveryWorke
   /** The webhook was deleted after the event was routed to it: nothing to send to, the delivery fails. */
   const failWebhookGone = async (c: ClaimedDelivery, startedAt: Date) => {
     await db.tx(async (tx) => {
-      await recordAttempt(
-        tx,
-        { ...unsentAttempt(c, startedAt, "webhook no longer exists"), url: "" },
-        { status: "failed" },
-      );
+      await recordAttempt(tx, unsentAttempt(c, startedAt, "", "webhook no longer exists"), { status: "failed" });
       if (c.policy === "decision") await enqueueDecision(tx, aboutOf(c), noAnswer("no-webhook"));
       await refreshEventStatus(tx, c.event_id);
     });
